@@ -1,0 +1,1 @@
+"""Claims of attention_kernel_regression (see shared/spec)."""

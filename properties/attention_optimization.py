@@ -1,0 +1,1 @@
+"""Claims of attention_optimization (see shared/spec)."""

@@ -1,0 +1,1 @@
+"""Claims of attention_pruning (see shared/spec)."""

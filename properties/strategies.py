@@ -1,0 +1,75 @@
+"""Hypothesis strategies shared by the papers' claims.
+
+Strategies draw cheap float64 data only (DESIGN: "draw cheap data in strategies"); anything derived
+(a PSD matrix G Gᵀ, a unit vector, an exact product) is formed by the check in mpmath from the drawn
+factors, so hypotheses such as "B is PSD" hold exactly rather than up to rounding.  Sizes are small:
+the oracle runs at 50+ digits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+__all__ = [
+    "dims",
+    "elements",
+    "matrices",
+    "conditioned_matrices",
+    "scalars",
+    "vectors",
+]
+
+
+def elements(*, max_abs: float = 10.0, min_abs_nonzero: float = 1e-3) -> st.SearchStrategy[float]:
+    """Finite float64 entries in [−max_abs, max_abs]; shrink towards 0 and small integers."""
+    return st.floats(
+        min_value=-max_abs, max_value=max_abs, allow_nan=False, allow_infinity=False, allow_subnormal=False
+    ).map(lambda v: 0.0 if abs(v) < min_abs_nonzero else v)
+
+
+def scalars(lo: float, hi: float) -> st.SearchStrategy[float]:
+    return st.floats(min_value=lo, max_value=hi, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+
+
+def dims(lo: int = 1, hi: int = 5) -> st.SearchStrategy[int]:
+    return st.integers(min_value=lo, max_value=hi)
+
+
+def vectors(n, *, max_abs: float = 10.0) -> st.SearchStrategy[np.ndarray]:
+    """float64 vectors of length ``n`` (an int or a strategy of ints)."""
+    n_st = n if isinstance(n, st.SearchStrategy) else st.just(n)
+    return n_st.flatmap(lambda k: hnp.arrays(np.float64, (k,), elements=elements(max_abs=max_abs)))
+
+
+def matrices(rows, cols, *, max_abs: float = 10.0) -> st.SearchStrategy[np.ndarray]:
+    """float64 matrices of shape rows × cols (ints or strategies of ints)."""
+    r_st = rows if isinstance(rows, st.SearchStrategy) else st.just(rows)
+    c_st = cols if isinstance(cols, st.SearchStrategy) else st.just(cols)
+    return st.tuples(r_st, c_st).flatmap(
+        lambda rc: hnp.arrays(np.float64, rc, elements=elements(max_abs=max_abs))
+    )
+
+
+@st.composite
+def conditioned_matrices(draw, rows, cols, *, max_log10_cond: float = 8.0):
+    """Full-column-rank float64 matrices with condition number up to 10**max_log10_cond.
+
+    A = U diag(s) Vᵀ with U, V orthonormal factors of drawn Gaussian-like matrices and log10 s
+    spread over [−c, 0], c ≤ max_log10_cond; the float64 product is the instance (its exact
+    condition number is what the oracle measures).
+    """
+    n = draw(rows) if isinstance(rows, st.SearchStrategy) else rows
+    d = draw(cols) if isinstance(cols, st.SearchStrategy) else cols
+    if d > n:
+        raise ValueError(f"cols={d} must be <= rows={n} for a full-column-rank matrix")
+    g1 = draw(hnp.arrays(np.float64, (n, d), elements=scalars(-1.0, 1.0)), label="U factor")
+    g2 = draw(hnp.arrays(np.float64, (d, d), elements=scalars(-1.0, 1.0)), label="V factor")
+    c = draw(scalars(0.0, max_log10_cond), label="log10 cond")
+    scale = draw(scalars(-2.0, 2.0), label="log10 scale")
+    # Orthonormal factors; a degenerate draw (rank-deficient g) is repaired with the identity.
+    u, _ = np.linalg.qr(g1 + np.eye(n, d))
+    v, _ = np.linalg.qr(g2 + 2 * np.eye(d))
+    s = 10.0 ** (scale - c * np.linspace(0.0, 1.0, d))
+    return (u * s) @ v.T

@@ -1,0 +1,9 @@
+"""JAX implementations of the papers' algorithms and of the baselines (float64, jit).
+
+Importing ``solvers`` enables float64 in JAX.  ``solvers`` never imports ``oracle``.
+The adapter functions the validator checks live in :mod:`solvers.adapter`.
+"""
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
