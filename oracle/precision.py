@@ -80,10 +80,17 @@ def to_float(x) -> float:
     return float(mp.mpf(x))
 
 
-def to_float_array(m) -> np.ndarray:
-    """Round an ``mp.matrix`` to a float64 numpy array (a column matrix gives a vector)."""
+def to_float_array(m, ndim: int | None = None) -> np.ndarray:
+    """Round an ``mp.matrix`` to a float64 numpy array of ``ndim`` dimensions (default: a column
+    matrix gives a vector, anything else a matrix)."""
+    if ndim not in (None, 1, 2):
+        raise ValueError(f"ndim={ndim!r} must be None, 1 or 2")
     arr = np.array([[to_float(m[i, j]) for j in range(m.cols)] for i in range(m.rows)], dtype=np.float64)
-    return arr[:, 0] if m.cols == 1 else arr
+    if ndim == 1 or (ndim is None and m.cols == 1):
+        if m.cols != 1:
+            raise ValueError(f"m has {m.cols} columns, must have 1 to give a vector")
+        return arr[:, 0]
+    return arr
 
 
 class UndecidableError(ArithmeticError):

@@ -238,9 +238,10 @@ def _fmt_ratio(r):
     return "-" if r is None else f"{r:.4g}"
 
 
-def run_ledger(selected: list[Claim], *, profile: str, json_path: str | None = None, stream=sys.stderr,
+def run_ledger(selected: list[Claim], *, profile: str, json_path: str | None = None, stream=None,
                impl=None) -> list[Result]:
-    """Run ``selected`` claims with progress lines on ``stream``; write JSON if asked."""
+    """Run ``selected`` claims with progress lines on ``stream`` (stderr); write JSON if asked."""
+    stream = sys.stderr if stream is None else stream
     results = []
     width = len(str(len(selected)))
     for i, c in enumerate(selected, 1):

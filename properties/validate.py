@@ -109,8 +109,9 @@ def _check_function(ad: Adapter, fn, profile: str) -> FunctionReport:
     return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note)
 
 
-def validate(module_name: str, *, profile: str = "ci", stream=sys.stdout) -> int:
+def validate(module_name: str, *, profile: str = "ci", stream=None) -> int:
     """Validate ``module_name``; print a report; return the exit code (0 pass, 1 fail, 2 usage)."""
+    stream = sys.stdout if stream is None else stream
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
