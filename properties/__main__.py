@@ -3,7 +3,7 @@ implementation; ``adapters`` lists the adapter contract.
 
     python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--json PATH]
     python -m properties validate MODULE [--profile ci|dev|thorough]
-    python -m properties adapters
+    python -m properties adapters [--markdown]
 
 Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the module passed;
 1 validation failed; 2 bad usage (a pattern matching no claim, a module that cannot be imported or
@@ -63,11 +63,20 @@ def _validate(argv) -> int:
 
 
 def _adapters(argv) -> int:
+    p = argparse.ArgumentParser(prog="python -m properties adapters", description="List the adapter contract.")
+    p.add_argument("--markdown", action="store_true", help="print README's adapter table")
+    args = p.parse_args(argv)
     from .validate import ADAPTERS, _load_adapters
 
     _load_adapters()
+    if args.markdown:
+        print("| function | what it returns | tolerance rule |\n|---|---|---|")
     for ad in ADAPTERS.values():
-        print(f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}")
+        if args.markdown:
+            cells = (f"`{ad.signature}`", ad.doc, ad.tolerance)
+            print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        else:
+            print(f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}")
     return 0
 
 
