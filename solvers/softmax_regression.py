@@ -1,0 +1,595 @@
+"""Solvers for regularised softmax regression (Deng, Li, Song 2023, arXiv:2304.10411).
+
+Spec: ``spec/softmax_regression.md`` §2 (definitions ``def.*``) and §3 (``alg.sparsify``,
+``alg.newton``, ``alg.exact_newton``).  All claim ids below carry the prefix
+``softmax_regression.``.
+
+The objective (``def.L``) is, with ``u = A x``, ``f = softmax(u)`` (``def.f``), ``c = f − b``
+(``def.c``) and ``W = diag(w)``::
+
+    L(x) = 0.5 ‖f − b‖² + 0.5 ‖W A x‖²
+
+Closed forms used (``def.g``, ``def.grad_L``, ``def.B_rank_diag``, ``def.hessian_L``), with
+``v = f ∘ (2f − b)`` and ``κ₁ = 3‖f‖² − 2⟨b, f⟩``::
+
+    ∇L(x)  = Aᵀ( f∘c − ⟨c,f⟩ f + w²∘u )
+    B(x)   = diag(v − ⟨c,f⟩ f) + κ₁ f fᵀ − v fᵀ − f vᵀ           (B_diag + B_rank)
+    ∇²L(x) = Aᵀ diag(w² + v − ⟨c,f⟩ f) A + κ₁ (Aᵀf)(Aᵀf)ᵀ − (Aᵀv)(Aᵀf)ᵀ − (Aᵀf)(Aᵀv)ᵀ
+
+so the Hessian costs one weighted Gram matrix, ``O(n d²)``, and never forms an ``n × n`` matrix.
+
+Public functions accept numpy or JAX arrays, validate their arguments up front and raise
+``ValueError`` in the form ``name=... must be ...``.  Everything is float64 (this module enables
+``jax_enable_x64`` itself).  ``solvers`` never imports ``oracle``.
+
+Implementation notes: compiled kernels are jitted at module level; the Newton loops are Python
+loops around jitted steps (one host read of ``‖∇L‖`` per iteration).  XLA on CPU computes
+``Aᵀ r`` much faster written as ``r @ A`` than as ``A.T @ r``, so the kernels use that form.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from numbers import Integral, Real
+from typing import Callable, NamedTuple
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = [
+    "NewtonResult",
+    "approximate_newton",
+    "exact_newton",
+    "gradient",
+    "hessian",
+    "hessian_kernel_B",
+    "loss",
+    "sample_size",
+]
+
+# Rows per chunk of the weighted Gram matrix Aᵀ diag(D) A (bounds the temporary D∘A).
+_GRAM_CHUNK = 8192
+# Dense B(x) is n × n; refuse absurd sizes.
+_MAX_DENSE_N = 8192
+# Armijo constant and maximal number of halvings of the safeguarded line search.
+_ARMIJO_C = 1e-4
+_MAX_HALVINGS = 40
+
+
+class NewtonResult(NamedTuple):
+    """Result of :func:`exact_newton` and :func:`approximate_newton`.
+
+    **Fields:**
+
+    - ``x``: the last iterate, a float64 numpy array of shape ``(d,)``.
+    - ``iterations``: number of Newton updates performed.
+    - ``grad_norm_history``: ``‖∇L(x_t)‖₂`` for ``t = 0, …, iterations`` (numpy, length
+      ``iterations + 1``).
+    - ``converged``: ``True`` iff the final gradient norm is ``≤ tol``.
+    - ``sample_sizes``: number of rows of ``A`` used to build each Hessian (numpy int array,
+      length ``iterations``); always ``n`` for exact Newton.
+    """
+
+    x: np.ndarray
+    iterations: int
+    grad_norm_history: np.ndarray
+    converged: bool
+    sample_sizes: np.ndarray
+
+
+# --------------------------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------------------------
+
+
+def _as_float_array(name: str, value, ndim: int) -> jax.Array:
+    if isinstance(value, (jax.Array, np.ndarray)):
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value)
+        except Exception as exc:  # pragma: no cover - exotic inputs
+            raise ValueError(f"{name}={value!r} must be an array of real numbers") from exc
+    dtype = np.dtype(arr.dtype)
+    if dtype.kind not in "fiu" or dtype == np.dtype(bool):
+        raise ValueError(f"{name} (dtype={dtype}) must be an array of real numbers")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} (shape={tuple(arr.shape)}) must be {ndim}-dimensional")
+    if arr.size == 0:
+        raise ValueError(f"{name} (shape={tuple(arr.shape)}) must be non-empty")
+    out = jnp.asarray(arr, dtype=jnp.float64)
+    if not bool(_all_finite(out)):
+        raise ValueError(f"{name} must be finite (contains NaN or inf)")
+    return out
+
+
+@jax.jit
+def _all_finite(a):
+    return jnp.all(jnp.isfinite(a))
+
+
+def _validate_problem(A, b, w):
+    A = _as_float_array("A", A, 2)
+    n, d = A.shape
+    b = _as_float_array("b", b, 1)
+    if b.shape != (n,):
+        raise ValueError(f"b (shape={tuple(b.shape)}) must have shape (n,)=({n},) to match A")
+    w = _as_float_array("w", w, 1)
+    if w.shape != (n,):
+        raise ValueError(f"w (shape={tuple(w.shape)}) must have shape (n,)=({n},) to match A")
+    return A, b, w
+
+
+def _validate_x(x, d: int, name: str = "x"):
+    x = _as_float_array(name, x, 1)
+    if x.shape != (d,):
+        raise ValueError(f"{name} (shape={tuple(x.shape)}) must have shape (d,)=({d},) to match A")
+    return x
+
+
+def _check_real(name, value, *, lo=None, hi=None, lo_open=True, hi_open=True):
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError(f"{name}={value!r} must be a finite real number")
+    if lo is not None and (value <= lo if lo_open else value < lo):
+        raise ValueError(f"{name}={value!r} must be {'>' if lo_open else '>='} {lo}")
+    if hi is not None and (value >= hi if hi_open else value > hi):
+        raise ValueError(f"{name}={value!r} must be {'<' if hi_open else '<='} {hi}")
+    return float(value)
+
+
+def _check_int(name, value, *, lo):
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < lo:
+        raise ValueError(f"{name}={value!r} must be an integer >= {lo}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Jitted kernels (u = A x throughout)
+# --------------------------------------------------------------------------------------------
+
+
+def _softmax(u):
+    e = jnp.exp(u - jnp.max(u))
+    return e / jnp.sum(e)
+
+
+def _loss_u(u, b, w2):
+    c = _softmax(u) - b
+    return 0.5 * jnp.dot(c, c) + 0.5 * jnp.dot(w2, u * u)
+
+
+def _grad_residual(u, b, w2):
+    """r with ∇L = Aᵀ r: r = f∘c − ⟨c,f⟩ f + w²∘u (def.g, def.grad_L)."""
+    f = _softmax(u)
+    c = f - b
+    return f * c - jnp.dot(c, f) * f + w2 * u
+
+
+def _kernel_parts(u, b):
+    """(B_diag vector, f, v, κ₁) of def.B_rank_diag."""
+    f = _softmax(u)
+    c = f - b
+    v = f * (2.0 * f - b)
+    bdiag = v - jnp.dot(c, f) * f
+    kappa1 = 3.0 * jnp.dot(f, f) - 2.0 * jnp.dot(b, f)
+    return bdiag, f, v, kappa1
+
+
+def _weighted_gram(A, D):
+    """Aᵀ diag(D) A, in row chunks so that no n × d temporary is formed for large n."""
+    n, d = A.shape
+    nfull = n // _GRAM_CHUNK
+    if nfull < 2:
+        return (D[:, None] * A).T @ A
+    split = nfull * _GRAM_CHUNK
+    Ac = A[:split].reshape(nfull, _GRAM_CHUNK, d)
+    Dc = D[:split].reshape(nfull, _GRAM_CHUNK)
+
+    def body(H, xs):
+        a, dd = xs
+        return H + (dd[:, None] * a).T @ a, None
+
+    H, _ = jax.lax.scan(body, jnp.zeros((d, d), A.dtype), (Ac, Dc))
+    if split < n:
+        H = H + (D[split:, None] * A[split:]).T @ A[split:]
+    return H
+
+
+def _rank2_term(A, f, v, kappa1):
+    """κ₁ (Aᵀf)(Aᵀf)ᵀ − (Aᵀv)(Aᵀf)ᵀ − (Aᵀf)(Aᵀv)ᵀ (Aᵀ B_rank A, def.B_rank_diag)."""
+    FV = jnp.stack([f, v]) @ A
+    af, av = FV[0], FV[1]
+    return kappa1 * jnp.outer(af, af) - jnp.outer(av, af) - jnp.outer(af, av)
+
+
+def _symmetrize(H):
+    return 0.5 * (H + H.T)
+
+
+@jax.jit
+def _loss_kernel(A, b, w2, x):
+    return _loss_u(A @ x, b, w2)
+
+
+@jax.jit
+def _gradient_kernel(A, b, w2, x):
+    return _grad_residual(A @ x, b, w2) @ A
+
+
+@jax.jit
+def _hessian_from_u(A, b, w2, u):
+    bdiag, f, v, kappa1 = _kernel_parts(u, b)
+    H = _weighted_gram(A, w2 + bdiag) + _rank2_term(A, f, v, kappa1)
+    return _symmetrize(H)
+
+
+@jax.jit
+def _hessian_kernel(A, b, w2, x):
+    return _hessian_from_u(A, b, w2, A @ x)
+
+
+@jax.jit
+def _dense_B(A, b, x):
+    bdiag, f, v, kappa1 = _kernel_parts(A @ x, b)
+    return jnp.diag(bdiag) + kappa1 * jnp.outer(f, f) - jnp.outer(v, f) - jnp.outer(f, v)
+
+
+@jax.jit
+def _state(A, b, w2, x):
+    """u = A x, L(x), ∇L(x), ‖∇L(x)‖."""
+    u = A @ x
+    g = _grad_residual(u, b, w2) @ A
+    return u, _loss_u(u, b, w2), g, jnp.linalg.norm(g)
+
+
+@partial(jax.jit, static_argnames=("safeguard",))
+def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
+    """Solve H p = −g (safeguarded) and take a step.
+
+    With ``safeguard``: the Newton direction if H is numerically PD (Cholesky succeeds), else
+    the eigenvalue-modified direction p = −V diag(1/max(|λ|, 1e-10 max|λ|)) Vᵀ g (H = V Λ Vᵀ,
+    "saddle-free" Newton: negative curvature is followed downhill, not amplified); then
+    a backtracking (halving) Armijo line search on L along p.  The full step is accepted when
+    the predicted decrease −gᵀp is at the rounding level of L (near x*, where comparisons of L
+    are meaningless).  Without ``safeguard``: the plain update x − H⁻¹g; ``ok`` is False if H is
+    not numerically PD.
+    Returns (x_new, ok).
+    """
+    d = H.shape[0]
+    eye = jnp.eye(d, dtype=H.dtype)
+
+    def chol(mu):
+        return jnp.linalg.cholesky(H + mu * eye)
+
+    Lc = chol(0.0)
+    pd = jnp.all(jnp.isfinite(Lc))
+
+    def newton_dir(_):
+        y = jax.scipy.linalg.solve_triangular(Lc, -g, lower=True)
+        return jax.scipy.linalg.solve_triangular(Lc.T, y, lower=False)
+
+    if not safeguard:
+        p = newton_dir(None)
+        return x + p, pd & jnp.all(jnp.isfinite(p))
+
+    def modified_dir(_):
+        # H not numerically PD: eigenvalue-modified Newton, λ ↦ max(|λ|, 1e-10·max|λ|)
+        lam, V = jnp.linalg.eigh(H)
+        floor = 1e-10 * jnp.maximum(jnp.max(jnp.abs(lam)), jnp.finfo(jnp.float64).tiny)
+        return -(V @ ((V.T @ g) / jnp.maximum(jnp.abs(lam), floor)))
+
+    p = jax.lax.cond(pd, newton_dir, modified_dir, None)
+    pd = jnp.all(jnp.isfinite(p))
+    gtp = jnp.dot(g, p)
+    Ap = A @ p
+    noise = 64.0 * jnp.finfo(jnp.float64).eps * (jnp.abs(L0) + jnp.finfo(jnp.float64).tiny)
+
+    def accept(t, Lt):
+        armijo = Lt <= L0 + _ARMIJO_C * t * gtp
+        tiny = (t == 1.0) & (-gtp <= noise) & jnp.isfinite(Lt)
+        return (armijo & jnp.isfinite(Lt)) | tiny
+
+    def ls_cond(state):
+        t, Lt, k = state
+        return (~accept(t, Lt)) & (k < _MAX_HALVINGS)
+
+    def ls_body(state):
+        t, _, k = state
+        t = 0.5 * t
+        return t, _loss_u(u + t * Ap, b, w2), k + 1
+
+    t0 = jnp.ones(())
+    t, Lt, _ = jax.lax.while_loop(ls_cond, ls_body, (t0, _loss_u(u + Ap, b, w2), jnp.zeros((), jnp.int32)))
+    ok = pd & jnp.isfinite(gtp) & (gtp < 0) & accept(t, Lt)
+    return jnp.where(ok, x + t * p, x), ok
+
+
+# --- alg.sparsify pieces -------------------------------------------------------------------
+
+
+@jax.jit
+def _reference_leverage(A, w2):
+    """Leverage scores τ_i(WA) of Y₀ = W A (exact, via the Cholesky factor of AᵀW²A)."""
+    G = _symmetrize(_weighted_gram(A, w2))
+    Lc = jnp.linalg.cholesky(G)
+    Linv = jax.scipy.linalg.solve_triangular(Lc, jnp.eye(A.shape[1], dtype=A.dtype), lower=True)
+    Z = A @ Linv.T  # row i: a_i L⁻ᵀ
+    tau = w2 * jnp.sum(Z * Z, axis=1)
+    return tau, jnp.all(jnp.isfinite(tau))
+
+
+@jax.jit
+def _sampling_plan(b, w2, u, tau_ref, s, key):
+    """Diagonal D_t = W² + B_diag(x_t) (alg.newton step b) and its leverage-score sample.
+
+    Upper bounds of the leverage scores of D^{1/2}A: with ρ_i = D_i / w_i² > 0 and
+    ρ_min = min ρ, AᵀDA ⪰ ρ_min AᵀW²A gives τ_i(D^{1/2}A) ≤ (ρ_i/ρ_min) τ_i(WA).
+    p_i = min(1, s·bound_i) (alg.sparsify step 3); kept rows get weight D_i/p_i (step 4).
+    If some D_i ≤ 0 (outside the theory) every row is kept (p = 1): D̃ = D exactly.
+    """
+    bdiag, f, v, kappa1 = _kernel_parts(u, b)
+    D = w2 + bdiag
+    positive = jnp.all(D > 0) & jnp.all(w2 > 0)
+    rho = jnp.where(positive, D / jnp.where(w2 > 0, w2, 1.0), 1.0)
+    bound = rho / jnp.min(rho) * tau_ref
+    p = jnp.where(positive, jnp.minimum(1.0, s * bound), 1.0)
+    keep = jax.random.uniform(key, p.shape, dtype=jnp.float64) < p
+    keep = keep | (p >= 1.0)
+    weights = jnp.where(keep, D / p, 0.0)
+    return weights, keep, jnp.sum(keep), f, v, kappa1
+
+
+@partial(jax.jit, static_argnames=("capacity", "rank2"))
+def _sampled_hessian(A, keep, weights, f, v, kappa1, *, capacity: int, rank2: bool):
+    """Aᵀ D̃ A (+ the exact rank-2 part if ``rank2``).
+
+    ``capacity == n``: all rows, no gather.  Otherwise the kept rows are gathered into a buffer
+    of static size ``capacity`` (padding rows get weight 0), so the cost is O(capacity · d²).
+    """
+    n = A.shape[0]
+    if capacity == n:
+        H = _weighted_gram(A, weights)
+    else:
+        (idx,) = jnp.nonzero(keep, size=capacity, fill_value=0)
+        valid = jnp.arange(capacity) < jnp.sum(keep)
+        H = _weighted_gram(A[idx], jnp.where(valid, weights[idx], 0.0))
+    if rank2:
+        H = H + _rank2_term(A, f, v, kappa1)
+    return _symmetrize(H)
+
+
+# --------------------------------------------------------------------------------------------
+# Public functions
+# --------------------------------------------------------------------------------------------
+
+
+def loss(A, b, w, x) -> jax.Array:
+    """Regularised softmax-regression loss L(x) (spec ``def.L``).
+
+    L(x) = 0.5‖softmax(Ax) − b‖₂² + 0.5‖diag(w) A x‖₂², with the overflow-safe softmax of
+    ``def.f`` (finite for any finite ``Ax``).
+
+    **Arguments:** ``A`` (n, d); ``b`` (n,); ``w`` (n,); ``x`` (d,). Real, finite, non-empty.
+
+    **Returns:** a float64 scalar (0-d JAX array).
+    """
+    A, b, w = _validate_problem(A, b, w)
+    x = _validate_x(x, A.shape[1])
+    return _loss_kernel(A, b, w * w, x)
+
+
+def gradient(A, b, w, x) -> jax.Array:
+    """Gradient ∇L(x) = Aᵀ(f∘c − ⟨c,f⟩f) + AᵀW²Ax (spec ``def.g``, ``def.grad_L``).
+
+    **Arguments:** as :func:`loss`.
+
+    **Returns:** float64 array of shape (d,).
+    """
+    A, b, w = _validate_problem(A, b, w)
+    x = _validate_x(x, A.shape[1])
+    return _gradient_kernel(A, b, w * w, x)
+
+
+def hessian(A, b, w, x) -> jax.Array:
+    """Hessian ∇²L(x) = Aᵀ(B(x) + W²)A (spec ``def.B``, ``def.hessian_L``).
+
+    Built from the structure B = B_diag + B_rank (``def.B_rank_diag``): one weighted Gram
+    matrix Aᵀ diag(w² + B_diag) A plus a rank-2 correction from Aᵀf and Aᵀv, cost O(n d²),
+    memory O(n + d²) beyond A.  Never forms an n × n matrix.
+
+    **Arguments:** as :func:`loss`.
+
+    **Returns:** float64 symmetric array of shape (d, d).
+    """
+    A, b, w = _validate_problem(A, b, w)
+    x = _validate_x(x, A.shape[1])
+    return _hessian_kernel(A, b, w * w, x)
+
+
+def hessian_kernel_B(A, b, x) -> jax.Array:
+    """The n × n Hessian kernel B(x) of ``def.B`` (so that ∇²L_exp(x) = Aᵀ B(x) A).
+
+    B(x) = ⟨3f − 2b, f⟩ f fᵀ − v fᵀ − f vᵀ + diag(v) − ⟨c, f⟩ diag(f), v = f∘(2f − b).
+    Dense, O(n²) memory: for tests and small n only.
+
+    **Arguments:** ``A`` (n, d) with n ≤ 8192; ``b`` (n,); ``x`` (d,).
+
+    **Returns:** float64 array of shape (n, n).
+    """
+    A = _as_float_array("A", A, 2)
+    n, d = A.shape
+    if n > _MAX_DENSE_N:
+        raise ValueError(f"A (n={n} rows) must have n <= {_MAX_DENSE_N} for the dense kernel B; "
+                         "use hessian() for large n")
+    b = _as_float_array("b", b, 1)
+    if b.shape != (n,):
+        raise ValueError(f"b (shape={tuple(b.shape)}) must have shape (n,)=({n},) to match A")
+    x = _validate_x(x, d)
+    return _dense_B(A, b, x)
+
+
+def sample_size(d: int, *, eps0: float, delta: float) -> float:
+    """Oversampling factor s = 3 ln(2d/δ)/ε0² of ``alg.sparsify`` step 3 (spec §3.1).
+
+    Row i of D^{1/2}A is kept with probability min(1, s τ_i); the expected number of kept rows
+    is at most s·d.
+    """
+    d = _check_int("d", d, lo=1)
+    eps0 = _check_real("eps0", eps0, lo=0.0, hi=1.0)
+    delta = _check_real("delta", delta, lo=0.0, hi=1.0)
+    return 3.0 * math.log(2.0 * d / delta) / eps0 ** 2
+
+
+def _prepare_solve(A, b, w, x0, tol, max_iter, callback):
+    A, b, w = _validate_problem(A, b, w)
+    d = A.shape[1]
+    x = jnp.zeros((d,), jnp.float64) if x0 is None else _validate_x(x0, d, "x0")
+    tol = _check_real("tol", tol, lo=0.0, lo_open=False)
+    max_iter = _check_int("max_iter", max_iter, lo=0)
+    if callback is not None and not callable(callback):
+        raise ValueError(f"callback={callback!r} must be callable or None")
+    return A, b, w * w, x, tol, max_iter
+
+
+def _newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
+    n = A.shape[0]
+    u, L0, g, gn = _state(A, b, w2, x)
+    history = [float(gn)]
+    sizes: list[int] = []
+    it = 0
+    stop = bool(callback(np.asarray(x))) if callback is not None else False
+    while not stop and history[-1] > tol and it < max_iter:
+        H, k = hessian_fn(it, u)
+        x_new, ok = _direction_and_step(A, b, w2, x, u, L0, g, H, safeguard=safeguard)
+        if not bool(ok):
+            break  # no acceptable step (non-PD without safeguard, or line search failure)
+        it += 1
+        sizes.append(k if k is not None else n)
+        x = x_new
+        u, L0, g, gn = _state(A, b, w2, x)
+        history.append(float(gn))
+        if callback is not None and bool(callback(np.asarray(x))):
+            break
+    return NewtonResult(
+        x=np.asarray(x),
+        iterations=it,
+        grad_norm_history=np.asarray(history, dtype=np.float64),
+        converged=bool(history[-1] <= tol),
+        sample_sizes=np.asarray(sizes, dtype=np.int64),
+    )
+
+
+def exact_newton(A, b, w, *, x0=None, tol: float = 1e-10, max_iter: int = 100,
+                 safeguard: bool = True,
+                 callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
+    """Exact (safeguarded) Newton method on L (spec ``alg.exact_newton``, ``def8.3.exact_newton``).
+
+    x_{t+1} = x_t + s_t p_t with H(x_t) p_t = −∇L(x_t), H = Aᵀ(B(x_t) + W²)A formed
+    in O(n d²) (see :func:`hessian`).  Safeguard (for instances outside the theory, e.g. weak
+    regularisation where H is not PD): when the Cholesky factorisation of H fails, p_t is the
+    eigenvalue-modified direction −V diag(1/max(|λ|, 1e-10 max|λ|)) Vᵀ∇L (H = VΛVᵀ), a descent
+    direction; step s_t by halving from 1
+    until the Armijo condition L(x + s p) ≤ L(x) + 1e-4 s ∇Lᵀp holds.  Under lem6.3.part1
+    (w_i² ≥ 4 + l/σ_min(A)²) H ⪰ l I, so p_t is the Newton direction, and near x* the full step is taken, so the
+    iteration is the plain Newton method with quadratic convergence.
+
+    **Arguments:**
+
+    - ``A`` (n, d), ``b`` (n,), ``w`` (n,): the instance (real, finite, non-empty).
+    - ``x0``: start (d,), default zeros.
+    - ``tol``: stop when ‖∇L(x_t)‖₂ ≤ tol (absolute; ``tol=0`` runs ``max_iter`` steps).
+    - ``max_iter``: maximal number of Newton updates.
+    - ``safeguard``: if False, take plain steps x − H⁻¹∇L and stop (``converged=False``) when H
+      is not numerically PD.
+    - ``callback``: called with the numpy iterate after every update (and on ``x0``); a true
+      return value stops the iteration.
+
+    **Returns:** :class:`NewtonResult`.
+    """
+    A, b, w2, x, tol, max_iter = _prepare_solve(A, b, w, x0, tol, max_iter, callback)
+
+    def hess(_t, u):
+        return _hessian_from_u(A, b, w2, u), None
+
+    return _newton_loop(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
+
+
+def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: float = 0.01,
+                       delta: float = 0.01, x0=None, tol: float = 1e-10, max_iter: int = 100,
+                       rank2_correction: bool = True, safeguard: bool = True,
+                       callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
+    """Approximate Newton with a leverage-score-sampled Hessian (paper's Algorithm 1).
+
+    Reading of spec ``alg.newton`` (§3.2, claim ids ``thm9.1.*``, ``lem8.5``, ``def8.4``):
+
+    1. u = A x_t, f = softmax(u), c = f − b, v = f∘(2f − b).
+    2. D_t = w∘w + (v − ⟨c,f⟩f) = W² + B_diag(x_t)  (step b).
+    3. D̃_t = alg.sparsify(D_t, A, ε0, δ/T) (§3.1): row i kept with probability
+       p_i = min(1, s τ̂_i), s = 3 ln(2dT/δ)/ε0² (see :func:`sample_size` with δ/T), weight
+       D_i/p_i.  We take T = ``max_iter`` (the paper's T needs ‖x0 − x*‖, unknown in practice).
+       The leverage scores of D_t^{1/2}A are replaced by the upper bounds
+       τ̂_i = (ρ_i / min_j ρ_j) τ_i(WA), ρ = D_t / w² (valid because AᵀD_tA ⪰ min ρ · AᵀW²A);
+       τ(WA) is computed once per solve (exact, via a Cholesky factor of AᵀW²A, O(n d²)).
+       Over-estimated leverage scores keep the matrix-Chernoff guarantee of ``lem8.5``; the
+       expected sample size grows by at most max ρ / min ρ, which is ≤ 1.02 in the paper's
+       regime w_i² ≥ 100 (lem6.3.part2).  If some D_i ≤ 0 or w_i = 0 (outside the theory)
+       every row is kept.  When every p_i = 1 (always the case with the paper's ε0 = 0.01
+       unless n ≳ s·d) the Hessian is formed without gathering rows.
+    4. H̃_t = Aᵀ D̃_t A, plus (``rank2_correction=True``, spec step d, recommended) the exact
+       rank-2 part κ₁(Aᵀf)(Aᵀf)ᵀ − (Aᵀv)(Aᵀf)ᵀ − (Aᵀf)(Aᵀv)ᵀ, κ₁ = 3‖f‖² − 2⟨b,f⟩.
+    5. x_{t+1} = x_t − H̃_t⁻¹ ∇L(x_t) (full gradient).
+
+    Stopping: ‖∇L(x_t)‖₂ ≤ ``tol`` or ``max_iter`` updates (``tol=0`` gives the paper's fixed
+    count T = ``max_iter``).  Safeguard as in :func:`exact_newton` (modified eigenvalues when H̃_t
+    is not PD, Armijo backtracking on L); inside the theory the full step is taken.
+
+    Randomness: exactly one of ``key`` (a ``jax.random`` key) or ``seed`` (int); iteration t
+    uses ``fold_in(key, t)``, so results are reproducible.
+
+    **Arguments:** as :func:`exact_newton`, plus ``key``/``seed``, ``eps0`` ∈ (0, 1) (the
+    paper's theory: (0, 0.1), Lemma 8.8 fixes 0.01), ``delta`` ∈ (0, 1) (total failure
+    probability), ``rank2_correction``.
+
+    **Returns:** :class:`NewtonResult`; ``sample_sizes[t]`` = nnz(D̃_t).
+    """
+    A, b, w2, x, tol, max_iter = _prepare_solve(A, b, w, x0, tol, max_iter, callback)
+    if (key is None) == (seed is None):
+        raise ValueError(f"key={key!r}, seed={seed!r}: exactly one of key and seed must be given")
+    if seed is not None:
+        seed = _check_int("seed", seed, lo=0)
+        key = jax.random.PRNGKey(seed)
+    else:
+        try:
+            jax.random.fold_in(key, 0)
+        except Exception as exc:
+            raise ValueError(f"key={key!r} must be a jax.random key (PRNGKey or key)") from exc
+    eps0 = _check_real("eps0", eps0, lo=0.0, hi=1.0)
+    delta = _check_real("delta", delta, lo=0.0, hi=1.0)
+    n, d = A.shape
+    s = sample_size(d, eps0=eps0, delta=delta / max(1, max_iter))
+
+    tau_ref = None
+
+    def hess(t, u):
+        nonlocal tau_ref
+        if tau_ref is None:
+            if bool(jnp.all(w2 > 0)):
+                tau, ok = _reference_leverage(A, w2)
+                tau_ref = tau if bool(ok) else jnp.ones((n,), jnp.float64)
+            else:
+                tau_ref = jnp.ones((n,), jnp.float64)
+        weights, keep, count, f, v, kappa1 = _sampling_plan(
+            b, w2, u, tau_ref, s, jax.random.fold_in(key, t))
+        k = int(count)
+        capacity = n if k == n else min(n, 1 << max(0, (k - 1).bit_length()))
+        H = _sampled_hessian(A, keep, weights, f, v, kappa1, capacity=capacity,
+                             rank2=bool(rank2_correction))
+        return H, k
+
+    return _newton_loop(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
+
