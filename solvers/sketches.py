@@ -1,0 +1,538 @@
+"""Random sketching matrices of the attention-kernel-regression paper (JAX, float64).
+
+Spec: ``spec/attention_kernel_regression.md`` §2 (``def.hadamard``, ``def.srht``,
+``def.tensorsrht``, ``def.osnap``, ``def.countsketch``) and the Gaussian sketch.
+
+Every sketch is split in two steps so that an independent (mpmath) oracle can rebuild the very
+same matrix:
+
+* ``<name>_bits(key, ...)`` draws the random bits with ``jax.random`` from an explicit key (a
+  ``jax.random.key``/``PRNGKey`` or an ``int`` seed) and returns them as a ``dict`` of numpy
+  arrays. Integers that fix the shape are stored as 0-d ``int64`` arrays. Signs are ``int8``
+  arrays of ±1, indices are ``int64`` arrays (0-indexed).
+* ``<name>_apply(bits, M)`` applies the matrix those bits define to ``M`` (a vector or the
+  columns of a matrix) without forming it. The exact matrix is documented in each docstring.
+* ``<name>(M, m, *, key)`` does both.
+
+All conventions are 0-indexed. ``H_N`` is the unnormalised Sylvester–Hadamard matrix of order
+``N = 2^k``: ``H_N[a, b] = (−1)^{popcount(a & b)}`` (spec ``def.hadamard``).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from numbers import Integral
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+__all__ = [
+    "as_key",
+    "countsketch",
+    "countsketch_apply",
+    "countsketch_bits",
+    "fwht",
+    "gaussian",
+    "gaussian_apply",
+    "gaussian_bits",
+    "next_pow2",
+    "osnap",
+    "osnap_apply",
+    "osnap_bits",
+    "srht",
+    "srht_apply",
+    "srht_bits",
+    "tensor_srht",
+    "tensor_srht_apply",
+    "tensor_srht_apply_flat",
+    "tensor_srht_bits",
+]
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def as_key(key, name: str = "key") -> jax.Array:
+    """A JAX PRNG key from ``key`` (a typed ``jax.random.key``, a raw ``PRNGKey`` or an int seed)."""
+    if isinstance(key, (bool, np.bool_)):
+        raise ValueError(f"{name}={key!r} must be a jax.random key or an int seed, not a bool")
+    if isinstance(key, Integral):
+        if int(key) < 0:
+            raise ValueError(f"{name}={key!r} must be a non-negative int seed")
+        return jax.random.key(int(key))
+    if isinstance(key, jax.Array):
+        if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) and key.shape == ():
+            return key
+        if key.dtype == jnp.uint32 and key.shape == (2,):
+            return jax.random.wrap_key_data(key)
+    raise ValueError(
+        f"{name}={key!r} must be a scalar jax.random key, a raw PRNGKey (uint32, shape (2,)) "
+        "or a non-negative int seed"
+    )
+
+
+def _check_int(value, name: str, minimum: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise ValueError(f"{name}={value!r} must be an int")
+    if int(value) < minimum:
+        raise ValueError(f"{name}={value!r} must be >= {minimum}")
+    return int(value)
+
+
+def check_input(M, name: str, ndims=(1, 2)) -> jax.Array:
+    """``M`` as a float64 JAX array with ndim in ``ndims``, non-empty and finite, or ValueError."""
+    if isinstance(M, jax.Array):
+        arr = M
+    else:
+        arr = np.asarray(M)
+    if arr.dtype == object or not (
+        jnp.issubdtype(arr.dtype, jnp.floating) or jnp.issubdtype(arr.dtype, jnp.integer)
+    ):
+        raise ValueError(f"{name}.dtype={arr.dtype} must be a real floating or integer dtype")
+    if arr.ndim not in ndims:
+        raise ValueError(f"{name}.ndim={arr.ndim} must be one of {ndims} (shape {arr.shape})")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty (shape {arr.shape})")
+    arr = jnp.asarray(arr, dtype=jnp.float64)
+    if not bool(_all_finite(arr)):
+        raise ValueError(f"{name} must be finite (it holds NaN or inf)")
+    return arr
+
+
+@jax.jit
+def _all_finite(x):
+    return jnp.all(jnp.isfinite(x))
+
+
+def _bit(bits: dict, name: str, field: str, ndim: int, kind: str) -> np.ndarray:
+    if not isinstance(bits, dict) or field not in bits:
+        raise ValueError(f"{name} must be a dict with key {field!r} (as returned by the *_bits function)")
+    arr = np.asarray(bits[field])
+    if arr.ndim != ndim:
+        raise ValueError(f"{name}[{field!r}].ndim={arr.ndim} must be {ndim}")
+    if kind == "int" and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}[{field!r}].dtype={arr.dtype} must be an integer dtype")
+    return arr
+
+
+def next_pow2(n: int) -> int:
+    """``2^{⌈log2 n⌉}`` (``n ≥ 1``): the zero-padded length of an SRHT input (spec def.srht)."""
+    n = _check_int(n, "n", 1)
+    return 1 << (n - 1).bit_length()
+
+
+# ----------------------------------------------------------------------------- FWHT
+
+
+def _fwht(x: jax.Array) -> jax.Array:
+    """Unnormalised Walsh–Hadamard transform along axis 0 (length a power of two): H_N @ x.
+
+    Each of the log2 N identical passes applies H_2 to the top index bit and rotates that bit to
+    the bottom (x.reshape(2, N/2) -> stack([a+b, a−b], axis=1)); after log2 N passes every bit
+    has been transformed and the bit order is restored. One loop body: compiles once.
+    """
+    N = x.shape[0]
+    rest = x.shape[1:]
+    p = N.bit_length() - 1
+    if p == 0:
+        return x
+
+    def step(_, y):
+        y = y.reshape((2, N // 2) + rest)
+        a, b = y[0], y[1]
+        return jnp.stack([a + b, a - b], axis=1).reshape((N,) + rest)
+
+    return lax.fori_loop(0, p, step, x)
+
+
+_fwht_jit = jax.jit(_fwht)
+
+
+def fwht(X) -> jax.Array:
+    """Fast Walsh–Hadamard transform: ``H_N @ X`` along axis 0 in ``O(N log N)`` per column.
+
+    **Arguments:** ``X``: vector ``(N,)`` or matrix ``(N, k)``, ``N`` a power of two.
+
+    **Returns:** ``H_N @ X`` with ``H_N[a, b] = (−1)^{popcount(a & b)}`` (unnormalised Sylvester
+    matrix, ``H Hᵀ = N I``; equals ``scipy.linalg.hadamard(N)``). Implemented with ``log2 N``
+    butterfly passes (reshape, add, subtract); no ``N×N`` matrix is formed.
+    """
+    X = check_input(X, "X")
+    N = X.shape[0]
+    if N & (N - 1):
+        raise ValueError(f"X.shape[0]={N} must be a power of two")
+    return _fwht_jit(X)
+
+
+# ----------------------------------------------------------------------------- SRHT
+
+
+def srht_bits(key, n: int, m: int) -> dict:
+    """Random bits of an SRHT ``S ∈ R^{m×n}`` (spec def.srht = paper Def C.1).
+
+    **Arguments:** ``key`` (jax key or int seed); ``n ≥ 1`` input dimension; ``m ≥ 1`` rows.
+
+    **Returns:** ``{"n": int64 0-d, "signs": int8 (n_pad,), "rows": int64 (m,)}`` with
+    ``n_pad = 2^{⌈log2 n⌉}``, ``signs`` iid uniform on {−1, +1} and ``rows`` iid uniform on
+    ``{0, …, n_pad−1}`` (sampling **with** replacement; m may exceed n_pad).
+
+    **Matrix:** ``S = (1/√m) · P · H · D · [I_n; 0_{(n_pad−n)×n}]``, i.e.
+    ``S[k, i] = signs[i] · (−1)^{popcount(rows[k] & i)} / √m`` for ``i < n``, where ``H`` is the
+    unnormalised Sylvester–Hadamard matrix of order ``n_pad``, ``D = diag(signs)`` and
+    ``P[k] = e_{rows[k]}ᵀ``. Equivalently ``sqrt(n_pad/m) · P · (H/√n_pad) · D · [I; 0]``.
+    """
+    n = _check_int(n, "n", 1)
+    m = _check_int(m, "m", 1)
+    n_pad = next_pow2(n)
+    k1, k2 = jax.random.split(as_key(key))
+    signs = np.asarray(jax.random.rademacher(k1, (n_pad,), dtype=jnp.int8))
+    rows = np.asarray(jax.random.randint(k2, (m,), 0, n_pad, dtype=jnp.int64))
+    return {"n": np.int64(n), "signs": signs.astype(np.int8), "rows": rows.astype(np.int64)}
+
+
+@partial(jax.jit, static_argnames=("n_pad",))
+def _srht_core(signs, rows, M, n_pad):
+    n = M.shape[0]
+    pad = [(0, n_pad - n)] + [(0, 0)] * (M.ndim - 1)
+    Mp = jnp.pad(M, pad)
+    s = signs.astype(M.dtype).reshape((n_pad,) + (1,) * (M.ndim - 1))
+    Y = _fwht(s * Mp)
+    return Y[rows] / jnp.sqrt(jnp.asarray(rows.shape[0], M.dtype))
+
+
+def srht_apply(bits: dict, M) -> jax.Array:
+    """``S @ M`` for the SRHT defined by ``bits`` (see :func:`srht_bits`), via one FWHT per column.
+
+    **Arguments:** ``bits`` from :func:`srht_bits`; ``M`` of shape ``(n,)`` or ``(n, k)``.
+
+    **Returns:** ``(m,)`` or ``(m, k)``. Cost ``O(k · n_pad log n_pad)``.
+    """
+    n = int(_bit(bits, "bits", "n", 0, "int"))
+    signs = _bit(bits, "bits", "signs", 1, "int")
+    rows = _bit(bits, "bits", "rows", 1, "int")
+    n_pad = signs.shape[0]
+    if n_pad != next_pow2(n):
+        raise ValueError(f"bits['signs'].shape[0]={n_pad} must be next_pow2(n)={next_pow2(n)}")
+    M = check_input(M, "M")
+    if M.shape[0] != n:
+        raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
+    return _srht_core(jnp.asarray(signs), jnp.asarray(rows), M, n_pad)
+
+
+def srht(M, m: int, *, key) -> jax.Array:
+    """``S @ M`` for a fresh SRHT with ``m`` rows drawn from ``key`` (bits: :func:`srht_bits`)."""
+    M = check_input(M, "M")
+    return srht_apply(srht_bits(key, M.shape[0], m), M)
+
+
+# ----------------------------------------------------------------------------- TensorSRHT
+
+
+def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
+    """Random bits of a TensorSRHT ``S: R^{d1} × R^{d2} → R^m`` (spec def.tensorsrht, Def C.2).
+
+    **Returns:** ``{"d1", "d2": int64 0-d, "signs1": int8 (d1p,), "signs2": int8 (d2p,),
+    "rows1": int64 (m,), "rows2": int64 (m,)}`` with ``d1p = next_pow2(d1)``,
+    ``d2p = next_pow2(d2)``; independent Rademacher signs; ``(rows1[k], rows2[k])`` iid uniform
+    on ``[d1p] × [d2p]`` (with replacement).
+
+    **Matrix** (spec kron convention ``(x⊗y)[a·d2 + b] = x[a]·y[b]``): ``S ∈ R^{m × d1·d2}``,
+    ``S[k, a·d2 + b] = (1/√m) · H1[rows1[k], a]·signs1[a] · H2[rows2[k], b]·signs2[b]`` for
+    ``a < d1``, ``b < d2``, where ``H1``, ``H2`` are the unnormalised Sylvester matrices of orders
+    ``d1p``, ``d2p``. I.e. ``S = (1/√m) P (H1 D1 ⊗ H2 D2)`` restricted to the columns of the
+    un-padded coordinates, ``P`` selecting row ``rows1[k]·d2p + rows2[k]``. Hence
+    ``S(x⊗y)[k] = (1/√m) (H1 D1 x̄)[rows1[k]] · (H2 D2 ȳ)[rows2[k]]``.
+    """
+    d1 = _check_int(d1, "d1", 1)
+    d2 = _check_int(d2, "d2", 1)
+    m = _check_int(m, "m", 1)
+    d1p, d2p = next_pow2(d1), next_pow2(d2)
+    k1, k2, k3, k4 = jax.random.split(as_key(key), 4)
+    return {
+        "d1": np.int64(d1),
+        "d2": np.int64(d2),
+        "signs1": np.asarray(jax.random.rademacher(k1, (d1p,), dtype=jnp.int8)).astype(np.int8),
+        "signs2": np.asarray(jax.random.rademacher(k2, (d2p,), dtype=jnp.int8)).astype(np.int8),
+        "rows1": np.asarray(jax.random.randint(k3, (m,), 0, d1p, dtype=jnp.int64)).astype(np.int64),
+        "rows2": np.asarray(jax.random.randint(k4, (m,), 0, d2p, dtype=jnp.int64)).astype(np.int64),
+    }
+
+
+def _tensor_parts(bits):
+    d1 = int(_bit(bits, "bits", "d1", 0, "int"))
+    d2 = int(_bit(bits, "bits", "d2", 0, "int"))
+    s1 = _bit(bits, "bits", "signs1", 1, "int")
+    s2 = _bit(bits, "bits", "signs2", 1, "int")
+    r1 = _bit(bits, "bits", "rows1", 1, "int")
+    r2 = _bit(bits, "bits", "rows2", 1, "int")
+    if s1.shape[0] != next_pow2(d1) or s2.shape[0] != next_pow2(d2):
+        raise ValueError("bits['signs1'/'signs2'] lengths must be next_pow2(d1), next_pow2(d2)")
+    if r1.shape != r2.shape:
+        raise ValueError(f"bits['rows1'].shape={r1.shape} must equal bits['rows2'].shape={r2.shape}")
+    return d1, d2, s1, s2, r1, r2
+
+
+@partial(jax.jit, static_argnames=("d1p", "d2p"))
+def _tensor_core(s1, s2, r1, r2, X, Y, d1p, d2p):
+    # X: (d1, k), Y: (d2, k)
+    Xp = jnp.pad(X, [(0, d1p - X.shape[0]), (0, 0)]) * s1.astype(X.dtype)[:, None]
+    Yp = jnp.pad(Y, [(0, d2p - Y.shape[0]), (0, 0)]) * s2.astype(Y.dtype)[:, None]
+    HX = _fwht(Xp)
+    HY = _fwht(Yp)
+    return HX[r1] * HY[r2] / jnp.sqrt(jnp.asarray(r1.shape[0], X.dtype))
+
+
+@partial(jax.jit, static_argnames=("d1p", "d2p"))
+def _tensor_flat_core(s1, s2, r1, r2, V, d1p, d2p):
+    # V: (d1, d2, k) -> (H1 D1 V D2 H2ᵀ)[r1, r2, :]
+    d1, d2 = V.shape[0], V.shape[1]
+    Vp = jnp.pad(V, [(0, d1p - d1), (0, d2p - d2), (0, 0)])
+    Vp = Vp * s1.astype(V.dtype)[:, None, None] * s2.astype(V.dtype)[None, :, None]
+    W = _fwht(Vp)  # along axis 0
+    W = jnp.moveaxis(_fwht(jnp.moveaxis(W, 1, 0)), 0, 1)  # along axis 1
+    return W[r1, r2] / jnp.sqrt(jnp.asarray(r1.shape[0], V.dtype))
+
+
+def tensor_srht_apply(bits: dict, x, y) -> jax.Array:
+    """``S(x ⊗ y)`` for the TensorSRHT defined by ``bits``, without forming ``x ⊗ y``.
+
+    **Arguments:** ``x`` of shape ``(d1,)`` or ``(d1, k)``; ``y`` of shape ``(d2,)`` or
+    ``(d2, k)`` (same ndim; for matrices, column i of the output sketches ``x_i ⊗ y_i``).
+
+    **Returns:** ``(m,)`` or ``(m, k)``. Two FWHTs, a gather and a product:
+    ``O(d1p log d1p + d2p log d2p + m)`` per column.
+    """
+    d1, d2, s1, s2, r1, r2 = _tensor_parts(bits)
+    x = check_input(x, "x")
+    y = check_input(y, "y")
+    if x.ndim != y.ndim:
+        raise ValueError(f"x.ndim={x.ndim} must equal y.ndim={y.ndim}")
+    if x.shape[0] != d1 or y.shape[0] != d2:
+        raise ValueError(f"x.shape[0]={x.shape[0]}, y.shape[0]={y.shape[0]} must be d1={d1}, d2={d2}")
+    if x.ndim == 2 and x.shape[1] != y.shape[1]:
+        raise ValueError(f"x.shape[1]={x.shape[1]} must equal y.shape[1]={y.shape[1]}")
+    vec = x.ndim == 1
+    X = x[:, None] if vec else x
+    Y = y[:, None] if vec else y
+    out = _tensor_core(jnp.asarray(s1), jnp.asarray(s2), jnp.asarray(r1), jnp.asarray(r2), X, Y,
+                       s1.shape[0], s2.shape[0])
+    return out[:, 0] if vec else out
+
+
+def tensor_srht_apply_flat(bits: dict, v) -> jax.Array:
+    """``S @ v`` for a general ``v ∈ R^{d1·d2}`` (or columns of ``(d1·d2, k)``).
+
+    Uses ``V = reshape(v, d1, d2)`` (row-major, the spec's kron convention) and
+    ``S v[k] = (1/√m) (H1 D1 V D2 H2ᵀ)[rows1[k], rows2[k]]``.
+    """
+    d1, d2, s1, s2, r1, r2 = _tensor_parts(bits)
+    v = check_input(v, "v")
+    if v.shape[0] != d1 * d2:
+        raise ValueError(f"v.shape[0]={v.shape[0]} must equal d1*d2={d1 * d2}")
+    vec = v.ndim == 1
+    V = (v[:, None] if vec else v).reshape(d1, d2, -1)
+    out = _tensor_flat_core(jnp.asarray(s1), jnp.asarray(s2), jnp.asarray(r1), jnp.asarray(r2), V,
+                            s1.shape[0], s2.shape[0])
+    return out[:, 0] if vec else out
+
+
+def tensor_srht(x, y, m: int, *, key) -> jax.Array:
+    """``S(x ⊗ y)`` for a fresh TensorSRHT with ``m`` rows drawn from ``key``."""
+    x = check_input(x, "x")
+    y = check_input(y, "y")
+    return tensor_srht_apply(tensor_srht_bits(key, x.shape[0], y.shape[0], m), x, y)
+
+
+# ----------------------------------------------------------------------------- OSNAP / CountSketch
+
+
+def osnap_bits(key, n: int, m: int, s: int) -> dict:
+    """Random bits of an OSNAP ``S ∈ R^{m×n}`` with column sparsity ``s`` (spec def.osnap).
+
+    **Block variant** (spec: "either is acceptable; state which"): the rows are split into ``s``
+    contiguous blocks, block ``t`` being rows ``⌊t·m/s⌋ … ⌊(t+1)·m/s⌋ − 1``; each column has
+    exactly one nonzero per block at a uniformly random row of that block (so its ``s`` rows are
+    distinct), with an independent uniform sign. Needs ``1 ≤ s ≤ m``.
+
+    **Returns:** ``{"m": int64 0-d, "rows": int64 (s, n), "signs": int8 (s, n)}``.
+
+    **Matrix:** ``S = Σ_t Σ_j (signs[t, j]/√s) · e_{rows[t, j]} e_jᵀ``, i.e.
+    ``S[rows[t, j], j] += signs[t, j]/√s`` (a sum, so the definition stays valid for any rows).
+    ``S @ M`` costs ``s · nnz(M)`` multiply-adds (scatter-add).
+    """
+    n = _check_int(n, "n", 1)
+    m = _check_int(m, "m", 1)
+    s = _check_int(s, "s", 1)
+    if s > m:
+        raise ValueError(f"s={s} must be <= m={m}")
+    k1, k2 = jax.random.split(as_key(key))
+    starts = (np.arange(s, dtype=np.int64) * m) // s
+    stops = (np.arange(1, s + 1, dtype=np.int64) * m) // s
+    rows = jax.random.randint(k1, (s, n), jnp.asarray(starts)[:, None], jnp.asarray(stops)[:, None],
+                              dtype=jnp.int64)
+    signs = jax.random.rademacher(k2, (s, n), dtype=jnp.int8)
+    return {"m": np.int64(m), "rows": np.asarray(rows).astype(np.int64),
+            "signs": np.asarray(signs).astype(np.int8)}
+
+
+@partial(jax.jit, static_argnames=("m",))
+def _scatter_core(rows, signs, M, m):
+    # rows, signs: (s, n); M: (n, k). Y = Σ_t segment_sum(signs[t] * M, rows[t]) / sqrt(s)
+    s = rows.shape[0]
+
+    def body(out, rs):
+        r, g = rs
+        return out + jax.ops.segment_sum(g.astype(M.dtype)[:, None] * M, r, num_segments=m), None
+
+    if s == 1:
+        out = body(jnp.zeros((m, M.shape[1]), M.dtype), (rows[0], signs[0]))[0]
+    else:
+        out = lax.scan(body, jnp.zeros((m, M.shape[1]), M.dtype), (rows, signs))[0]
+    return out / jnp.sqrt(jnp.asarray(s, M.dtype))
+
+
+def _scatter_apply(m, rows, signs, M, name):
+    M = check_input(M, "M")
+    n = rows.shape[1]
+    if M.shape[0] != n:
+        raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
+    if rows.size and (rows.min() < 0 or rows.max() >= m):
+        raise ValueError(f"{name}['rows'] must lie in [0, m={m})")
+    vec = M.ndim == 1
+    out = _scatter_core(jnp.asarray(rows), jnp.asarray(signs), M[:, None] if vec else M, m)
+    return out[:, 0] if vec else out
+
+
+def osnap_apply(bits: dict, M) -> jax.Array:
+    """``S @ M`` for the OSNAP defined by ``bits`` (:func:`osnap_bits`): ``s`` scatter-adds."""
+    m = int(_bit(bits, "bits", "m", 0, "int"))
+    rows = _bit(bits, "bits", "rows", 2, "int")
+    signs = _bit(bits, "bits", "signs", 2, "int")
+    if rows.shape != signs.shape:
+        raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
+    return _scatter_apply(m, rows, signs, M, "bits")
+
+
+def osnap(M, m: int, s: int, *, key) -> jax.Array:
+    """``S @ M`` for a fresh OSNAP (``m`` rows, column sparsity ``s``) drawn from ``key``."""
+    M = check_input(M, "M")
+    return osnap_apply(osnap_bits(key, M.shape[0], m, s), M)
+
+
+def countsketch_bits(key, n: int, m: int) -> dict:
+    """Random bits of a CountSketch ``S ∈ R^{m×n}`` (spec def.countsketch: OSNAP with s = 1).
+
+    **Returns:** ``{"m": int64 0-d, "rows": int64 (n,), "signs": int8 (n,)}``, rows iid uniform
+    on ``{0, …, m−1}``, signs iid uniform on {−1, +1}.
+
+    **Matrix:** ``S[rows[j], j] = signs[j]``, all other entries 0. ``S @ M`` costs ``nnz(M)``.
+    """
+    n = _check_int(n, "n", 1)
+    m = _check_int(m, "m", 1)
+    k1, k2 = jax.random.split(as_key(key))
+    rows = np.asarray(jax.random.randint(k1, (n,), 0, m, dtype=jnp.int64)).astype(np.int64)
+    signs = np.asarray(jax.random.rademacher(k2, (n,), dtype=jnp.int8)).astype(np.int8)
+    return {"m": np.int64(m), "rows": rows, "signs": signs}
+
+
+def countsketch_apply(bits: dict, M) -> jax.Array:
+    """``S @ M`` for the CountSketch defined by ``bits`` (:func:`countsketch_bits`): one scatter-add."""
+    m = int(_bit(bits, "bits", "m", 0, "int"))
+    rows = _bit(bits, "bits", "rows", 1, "int")
+    signs = _bit(bits, "bits", "signs", 1, "int")
+    if rows.shape != signs.shape:
+        raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
+    return _scatter_apply(m, rows[None], signs[None], M, "bits")
+
+
+def countsketch(M, m: int, *, key) -> jax.Array:
+    """``S @ M`` for a fresh CountSketch with ``m`` rows drawn from ``key``."""
+    M = check_input(M, "M")
+    return countsketch_apply(countsketch_bits(key, M.shape[0], m), M)
+
+
+# ----------------------------------------------------------------------------- Gaussian
+
+
+def gaussian_bits(key, n: int, m: int) -> dict:
+    """Random bits of a Gaussian sketch ``S ∈ R^{m×n}``.
+
+    **Returns:** ``{"g": float64 (m, n)}`` with iid standard normal entries.
+
+    **Matrix:** ``S = g / √m`` (so ``E‖Sx‖² = ‖x‖²``).
+    """
+    n = _check_int(n, "n", 1)
+    m = _check_int(m, "m", 1)
+    return {"g": np.asarray(jax.random.normal(as_key(key), (m, n), dtype=jnp.float64))}
+
+
+@jax.jit
+def _gaussian_core(g, M):
+    return (g @ M) / jnp.sqrt(jnp.asarray(g.shape[0], M.dtype))
+
+
+def gaussian_apply(bits: dict, M) -> jax.Array:
+    """``S @ M = (g @ M)/√m`` for the Gaussian sketch defined by ``bits``."""
+    g = _bit(bits, "bits", "g", 2, "float")
+    M = check_input(M, "M")
+    if M.shape[0] != g.shape[1]:
+        raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={g.shape[1]}")
+    return _gaussian_core(jnp.asarray(g, jnp.float64), M)
+
+
+def gaussian(M, m: int, *, key) -> jax.Array:
+    """``S @ M`` for a fresh Gaussian sketch with ``m`` rows drawn from ``key``."""
+    M = check_input(M, "M")
+    return gaussian_apply(gaussian_bits(key, M.shape[0], m), M)
+
+
+# ----------------------------------------------------------------------------- dispatch
+
+SKETCHES = ("srht", "osnap", "countsketch", "gaussian")
+
+
+def sketch_bits(kind: str, key, n: int, m: int, *, s: int | None = None) -> dict:
+    """Bits of the sketch ``kind`` (one of ``SKETCHES``); ``s`` is OSNAP's column sparsity."""
+    if kind == "srht":
+        return srht_bits(key, n, m)
+    if kind == "osnap":
+        if s is None:
+            raise ValueError("s=None must be an int for kind='osnap'")
+        return osnap_bits(key, n, m, min(s, m))
+    if kind == "countsketch":
+        return countsketch_bits(key, n, m)
+    if kind == "gaussian":
+        return gaussian_bits(key, n, m)
+    raise ValueError(f"kind={kind!r} must be one of {SKETCHES}")
+
+
+def sketch_apply(kind: str, bits: dict, M) -> jax.Array:
+    """Apply the sketch ``kind`` defined by ``bits`` to ``M``."""
+    fn = {"srht": srht_apply, "osnap": osnap_apply, "countsketch": countsketch_apply,
+          "gaussian": gaussian_apply}.get(kind)
+    if fn is None:
+        raise ValueError(f"kind={kind!r} must be one of {SKETCHES}")
+    return fn(bits, M)
+
+
+def sketch_work(kind: str, n: int, k: int, m: int, s: int | None = None) -> int:
+    """Operation count of applying the sketch to an ``n×k`` dense matrix (spec T3).
+
+    SRHT: ``k · n_pad · log2 n_pad`` butterfly additions; OSNAP: ``s · n · k``; CountSketch:
+    ``n · k``; Gaussian: ``m · n · k`` multiply-adds.
+    """
+    if kind == "srht":
+        n_pad = next_pow2(n)
+        return k * n_pad * max(1, int(math.log2(n_pad)))
+    if kind == "osnap":
+        return int(s) * n * k
+    if kind == "countsketch":
+        return n * k
+    if kind == "gaussian":
+        return m * n * k
+    if kind == "identity":
+        return 0
+    raise ValueError(f"kind={kind!r} must be one of {SKETCHES + ('identity',)}")
