@@ -30,3 +30,166 @@ def lstsq(A, b):
 
 def kron(x, y):
     return np.asarray(linalg.kron(x, y))
+
+
+# ----------------------------------------------------------------------------- attention_kernel_regression
+# Sketches (bits + apply; the validator rebuilds each matrix from its bits) and Algorithms 1–6.
+
+from . import regression as _reg  # noqa: E402
+from . import sketches as _sk  # noqa: E402
+
+
+def _np_bits(bits):
+    return {k: np.asarray(v) for k, v in bits.items()}
+
+
+def srht_bits(n, m, seed):
+    return _np_bits(_sk.srht_bits(int(seed), int(n), int(m)))
+
+
+def srht_apply(bits, M):
+    return np.asarray(_sk.srht_apply(bits, M))
+
+
+def tensor_srht_bits(d1, d2, m, seed):
+    return _np_bits(_sk.tensor_srht_bits(int(seed), int(d1), int(d2), int(m)))
+
+
+def tensor_srht_apply(bits, x, y):
+    return np.asarray(_sk.tensor_srht_apply(bits, x, y))
+
+
+def osnap_bits(n, m, s, seed):
+    return _np_bits(_sk.osnap_bits(int(seed), int(n), int(m), int(s)))
+
+
+def osnap_apply(bits, M):
+    return np.asarray(_sk.osnap_apply(bits, M))
+
+
+def countsketch_bits(n, m, seed):
+    return _np_bits(_sk.countsketch_bits(int(seed), int(n), int(m)))
+
+
+def countsketch_apply(bits, M):
+    return np.asarray(_sk.countsketch_apply(bits, M))
+
+
+def gaussian_bits(n, m, seed):
+    return _np_bits(_sk.gaussian_bits(int(seed), int(n), int(m)))
+
+
+def gaussian_apply(bits, M):
+    return np.asarray(_sk.gaussian_apply(bits, M))
+
+
+def fast_linear_regression(A, b, eps, delta, seed):
+    return np.asarray(_reg.fast_linear_regression(A, b, eps, delta, key=int(seed)).x)
+
+
+def fast_psd_regression(A, b, eps, delta, seed):
+    return np.asarray(_reg.fast_psd_regression(A, b, eps, delta, key=int(seed)).x)
+
+
+def attention_regression(A, b, eps, delta, seed):
+    return np.asarray(_reg.attention_regression(A, b, eps, delta, key=int(seed)).x)
+
+
+def four_matrices(A, b, eps, delta, seed):
+    return np.asarray(_reg.four_matrices(A, b, eps, delta, key=int(seed)).x)
+
+
+def even_powers(A, b, j, eps, delta, seed):
+    return np.asarray(_reg.even_powers(A, b, int(j), eps, delta, key=int(seed)).x)
+
+
+def odd_powers(A, b, j, eps, delta, seed):
+    return np.asarray(_reg.odd_powers(A, b, int(j), eps, delta, key=int(seed)).x)
+
+
+# --- softmax regression (paper 001; spec/softmax_regression.md) ----------------------------------
+
+def _softmax_module():
+    from . import softmax_regression
+
+    return softmax_regression
+
+
+def softmax_loss(A, b, w, x):
+    """L(x) = ½‖softmax(Ax) − b‖² + ½‖diag(w)Ax‖²."""
+    return float(_softmax_module().loss(A, b, w, x))
+
+
+def softmax_gradient(A, b, w, x):
+    """∇L(x), shape (d,)."""
+    return np.asarray(_softmax_module().gradient(A, b, w, x))
+
+
+def softmax_hessian(A, b, w, x):
+    """∇²L(x) = Aᵀ(B(x) + W²)A, shape (d, d)."""
+    return np.asarray(_softmax_module().hessian(A, b, w, x))
+
+
+def softmax_solve(A, b, w):
+    """The minimiser x* of L by exact Newton, run to the float64 noise floor (tol = 0, fixed budget)."""
+    return np.asarray(_softmax_module().exact_newton(A, b, w, tol=0.0, max_iter=60).x)
+
+
+def softmax_newton_step(A, b, w, x, H_tilde):
+    """One approximate-Newton update x − H̃⁻¹∇L(x) with a given approximate Hessian H̃ (d, d)."""
+    g = np.asarray(_softmax_module().gradient(A, b, w, x))  # validates A, b, w, x
+    H = np.asarray(H_tilde, dtype=np.float64)
+    d = g.shape[0]
+    if H.shape != (d, d) or not np.all(np.isfinite(H)):
+        raise ValueError(f"H_tilde (shape={H.shape}) must be a finite ({d}, {d}) array")
+    return np.asarray(x, dtype=np.float64) - np.linalg.solve(H, g)
+
+
+def softmax_sparsify(A, D, eps0, delta, seed):
+    """alg.sparsify (spec §3.1) as the solver's approximate Newton runs it: exact leverage scores
+    τ of D^{1/2}A, s = 3 ln(2d/δ)/ε0², p_i = min(1, s τ_i), row i kept with probability p_i
+    (uniform draws from PRNGKey(seed)), D̃_i = D_i/p_i if kept else 0.  Returns D̃ (n,)."""
+    import jax
+    import jax.numpy as jnp
+
+    sr = _softmax_module()
+    A = np.asarray(A, dtype=np.float64)
+    D = np.asarray(D, dtype=np.float64)
+    if A.ndim != 2 or D.shape != (A.shape[0],):
+        raise ValueError(f"A (shape={A.shape}) must be (n, d) and D (shape={D.shape}) must be (n,)")
+    if not (np.all(np.isfinite(A)) and np.all(np.isfinite(D)) and np.all(D > 0)):
+        raise ValueError("A must be finite and D must be finite and positive")
+    s = sr.sample_size(A.shape[1], eps0=eps0, delta=delta)
+    tau, ok = sr._reference_leverage(jnp.asarray(A), jnp.asarray(D))
+    if not bool(ok):
+        raise ValueError("A must have full column rank (AᵀDA must be positive definite)")
+    p = jnp.minimum(1.0, s * tau)
+    keep = (jax.random.uniform(jax.random.PRNGKey(int(seed)), p.shape, dtype=jnp.float64) < p) | (p >= 1.0)
+    return np.asarray(jnp.where(keep, jnp.asarray(D) / p, 0.0))
+
+
+def softmax_iteration_flops(n, d, *, eps0=0.01, delta=0.01):
+    """FLOPs (XLA cost analysis of the lowered computation) of one approximate-Newton iteration
+    of the solver on a dense n × d problem: leverage scores, gradient, D̃ sampling, AᵀD̃A plus the
+    rank-2 part, the d × d solve and the line search."""
+    import jax
+    import jax.numpy as jnp
+
+    sr = _softmax_module()
+    s = sr.sample_size(d, eps0=eps0, delta=delta)
+
+    def one_iteration(A, b, w2, x, key):
+        tau, _ = sr._reference_leverage(A, w2)
+        u, L0, g, _ = sr._state(A, b, w2, x)
+        weights, keep, _, f, v, kappa1 = sr._sampling_plan(b, w2, u, tau, s, key)
+        H = sr._sampled_hessian(A, keep, weights, f, v, kappa1, capacity=n, rank2=True)
+        return sr._direction_and_step(A, b, w2, x, u, L0, g, H, safeguard=True)[0]
+
+    args = (jnp.ones((n, d)), jnp.full((n,), 1.0 / n), jnp.full((n,), 100.0), jnp.zeros((d,)),
+            jax.random.PRNGKey(0))
+    # XLA's HLO cost analysis of the lowered computation (the compiled one's differs by < 5% and
+    # costs seconds of compilation per size)
+    cost = jax.jit(one_iteration).lower(*args).cost_analysis()
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0]
+    return float(cost["flops"])
