@@ -1215,7 +1215,7 @@ def _count_slope(form, note_form):
                   "η_k below 1e-16)", expected="falsified",
        notes="Stage k needs Θ(k log κ) iterations (tolerance ε_k/κ^{2k}), so the total is Θ(j² log κ): fitted "
              "exponent ≈ 1.9 against the claimed linear-in-k form (exponent ≈ 1.2 on this grid with its log(k/δ)).")
-def lemJ_1_p4(_recheck=None):
+def lemJ_1_p4():
     """attention_kernel_regression.lemJ.1.p4 (single: iteration-count sweep)."""
     return _count_slope(lambda j: j * math.log(100 / 1e-2) * math.log(j / 0.05), "(k+1)·log(κ/ε)·log(k/δ)")
 
@@ -1280,7 +1280,7 @@ def thmJ_2(inst):
        notes="Spec: AMBIGUOUS ('holds only while j = O(log²(jn/δ))'). The harness reads the O(·) with n, δ fixed "
              "and j growing: the iteration count is Θ(j² log κ) (stage tolerance ε_k/κ^{2k}), fitted exponent "
              "≈ 1.9 against ≈ 1.2 for j·log²(jn/δ) on the same grid, so the stated bound fails for large j.")
-def thmJ_2_time(_recheck=None):
+def thmJ_2_time():
     """attention_kernel_regression.thmJ.2.time (single: iteration-count sweep)."""
     return _count_slope(lambda j: j * math.log(100 / 1e-2) * math.log(j * 64 / 0.05) ** 2, "j·log(κ/ε)·log²(jn/δ)")
 

@@ -159,7 +159,7 @@ def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> 
     result.counterexample_source = source
     try:
         with at_precision(dps):
-            again = _call(claim, impl, inst)
+            again = _call(claim, impl) if claim.mode == "single" else _call(claim, impl, inst)
     except UndecidableError as exc:
         result.verdict = "inconclusive"
         result.reason = f"counterexample not confirmed at {dps} digits: {exc}"

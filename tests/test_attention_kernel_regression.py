@@ -147,12 +147,9 @@ def _block(claim_id, offset, k=50):
 
 
 _BLOCKS = int(os.environ.get("AKR_SEED_BLOCKS", "50"))
-_SLOW = pytest.mark.skipif(not os.environ.get("AKR_SLOW"), reason="long seed-block sweep: set AKR_SLOW=1 "
-                           "(and AKR_SEED_BLOCKS, default 50) to run")
 
 
 @pytest.mark.slow
-@_SLOW
 @pytest.mark.parametrize("claim_id", ["attention_kernel_regression.lemC.5.srht",
                                       "attention_kernel_regression.lemC.5.osnap"])
 def test_kernel_se_verdict_stable_across_seed_blocks(claim_id):
@@ -168,7 +165,6 @@ def test_kernel_se_verdict_stable_across_seed_blocks(claim_id):
 
 
 @pytest.mark.slow
-@_SLOW
 @pytest.mark.parametrize("claim_id", ["attention_kernel_regression.lemF.1", "attention_kernel_regression.lemG.1",
                                       "attention_kernel_regression.lemH.1", "attention_kernel_regression.lemI.1",
                                       "attention_kernel_regression.thm1.4"])
