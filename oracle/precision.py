@@ -9,8 +9,8 @@ is stable, refusing to decide when it never becomes stable.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import mpmath
 import numpy as np

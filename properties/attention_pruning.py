@@ -16,8 +16,7 @@ from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
 from oracle import derivatives, linalg, to_mp
-from oracle.attention_pruning import (causal_mask, exact_rank, frob_inner, hadamard, masked_softmax_attention,
-                                      trace)
+from oracle.attention_pruning import causal_mask, exact_rank, frob_inner, hadamard, masked_softmax_attention, trace
 
 from .compare import eq, le
 from .registry import claim

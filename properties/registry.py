@@ -26,8 +26,9 @@ import csv
 import fnmatch
 import importlib
 import importlib.resources
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 __all__ = [
     "PAPERS",

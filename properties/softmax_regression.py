@@ -12,14 +12,17 @@ softmax_sparsify, softmax_iteration_flops), each with its tolerance rule.
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
-from oracle import linalg, to_mp
+from oracle import UndecidableError, derivatives, linalg, to_float_array, to_mp
+from oracle import softmax_regression as S
 
 from .compare import eq, le, loewner
-from .registry import claim
-from .strategies import dims, vectors
+from .registry import Outcome, claim
+from .strategies import conditioned_matrices, dims, elements, matrices, scalars, vectors
 
 PAPER = "softmax_regression"
 
@@ -204,17 +207,6 @@ def _worst_pair(*pairs):
 
 # ---------------------------------------------------------------------------------------------
 # shared helpers for the remaining claims
-
-from hypothesis import assume  # noqa: E402
-from hypothesis.extra import numpy as hnp  # noqa: E402
-
-from oracle import derivatives  # noqa: E402
-from oracle import to_float_array  # noqa: E402
-from oracle import softmax_regression as S  # noqa: E402
-
-from .registry import Outcome  # noqa: E402
-from oracle import UndecidableError  # noqa: E402
-from .strategies import conditioned_matrices, elements, matrices, scalars  # noqa: E402
 
 
 _ADAPTER_MODE = [False]
@@ -434,7 +426,7 @@ def fact4_5_p5(inst):
 def fact4_6(inst):
     """softmax_regression.fact4.6: the four rules stacked into one vector identity."""
     A, b, _, x = inst
-    Am, bm, xm = to_mp(A), to_mp(b[: A.shape[0]]), to_mp(x)
+    Am, xm = to_mp(A), to_mp(x)
     a = to_mp(np.resize(b, A.shape[1]) + 0.5)
 
     def sides():

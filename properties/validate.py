@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from hypothesis import given, settings, target
 

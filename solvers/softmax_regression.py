@@ -30,9 +30,10 @@ loops around jitted steps (one host read of ``‖∇L‖`` per iteration).  XLA 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import partial
 from numbers import Integral, Real
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import jax
 

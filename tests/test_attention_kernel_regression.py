@@ -14,7 +14,6 @@ Run with ``-s`` to see the printed tables.
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np

@@ -107,3 +107,15 @@ def test_solvers_and_oracle_stay_independent(module):
     for path in pathlib.Path(ROOT, "oracle").rglob("*.py"):
         assert not re.search(r"^\s*(from|import)\s+(solvers|jax)\b", path.read_text(), re.M), \
             f"{path} imports solvers or jax"
+
+
+def test_readme_lists_the_adapter_contract():
+    """README's adapter table is the contract: every registered adapter appears with its signature."""
+    import pathlib
+
+    from properties.validate import ADAPTERS, _load_adapters
+
+    _load_adapters()
+    readme = pathlib.Path(ROOT, "README.md").read_text(encoding="utf-8")
+    missing = [a.signature for a in ADAPTERS.values() if f"`{a.signature}`" not in readme]
+    assert not missing, f"README lacks adapter rows for {missing} (regenerate: python -m properties adapters --markdown)"
