@@ -2,7 +2,7 @@
 
 Run: ``python -m benchmarks.regression`` (full, a few minutes) or ``--quick`` (seconds).
 
-Part 1 — Algorithm 1 (``solvers.regression.fast_linear_regression``) against
+Part 1 — a profile of Algorithm 1's pieces (sketch, QR, matvecs), then Algorithm 1 (``solvers.regression.fast_linear_regression``) against
 ``numpy.linalg.lstsq`` and ``jax.numpy.linalg.lstsq`` on the same ``A ∈ R^{n×d}``
 (``n = 2^18``, ``d = 256``, ``κ(A) = 1e3``) and ``b``. Every method's residual must be
 ``≤ (1 + 1e-10)·OPT`` with ``OPT`` the smallest residual of all methods; the script verifies and
@@ -43,6 +43,67 @@ def make_problem(n: int, d: int, kappa: float, seed: int):
     return A, b
 
 
+def machine_info() -> str:
+    import platform
+    import subprocess
+    cpu = platform.processor() or "?"
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name"):
+                cpu = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    blas = "?"
+    try:
+        dep = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        blas = f"{dep.get('name')} {dep.get('version')}"
+    except Exception:
+        pass
+    return (f"nproc {os.cpu_count()}, CPU {cpu}, jax {jax.__version__} "
+            f"({jax.devices()[0].platform}), numpy {np.__version__} (BLAS {blas}), "
+            f"load average {os.getloadavg()}")
+
+
+def _med(f, repeats=3):
+    jax.block_until_ready(f())
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        jax.block_until_ready(f())
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def profile_alg1(A, b, Aj, bj, m: int, method: str, eps: float):
+    """Where Algorithm 1's time goes: each piece timed separately on the same data."""
+    from solvers import sketches as sk
+    n, d = A.shape
+    bits = sk.countsketch_bits(jax.random.PRNGKey(1), n, m)
+    SA = sk.countsketch_apply(bits, Aj)
+    v = jnp.ones(d)
+    two_pass = jax.jit(lambda A, v, b: (A @ v - b) @ A)
+    fused = jax.jit(lambda A, v, b: rg._fused(A, v, b, False)[1])
+    at_r = jax.jit(lambda A, r: A.T @ r)
+    r_at = jax.jit(lambda A, r: r @ A)
+    pieces = [
+        ("input check (finite, one pass)", lambda: sk.check_input(Aj, "A")),
+        (f"CountSketch S·A, m={m} (scatter-add)", lambda: sk.countsketch_apply(bits, Aj)),
+        (f"QR of S·A ({m}x{d}, jnp)", lambda: rg._qr(SA)),
+        (f"QR of S·A ({m}x{d}, numpy LAPACK)", lambda: np.linalg.qr(np.asarray(SA))),
+        ("A @ v (jnp)", lambda: Aj @ v),
+        ("A.T @ r (jnp)", lambda: at_r(Aj, bj)),
+        ("r @ A (jnp, same product)", lambda: r_at(Aj, bj)),
+        ("(A v − b) @ A, two passes (jnp)", lambda: two_pass(Aj, v, bj)),
+        ("Aᵀ(A v − b), one blocked pass (rg._fused)", lambda: fused(Aj, v, bj)),
+        ("numpy A @ v + r @ A (two passes)", lambda: (A @ np.ones(d) - b) @ A),
+    ]
+    print(f"\n### Profile of Algorithm 1's pieces (n={n}, d={d}; median of 3)\n")
+    print("| piece | time [s] |")
+    print("|---|---:|")
+    for name, f in pieces:
+        print(f"| {name} | {_med(f):.4f} |", flush=True)
+
+
 def timed(fn, repeats: int):
     out = None
     times = []
@@ -61,10 +122,13 @@ def part1(n: int, d: int, kappa: float, repeats: int, eps: float, seed: int, row
     A, b = make_problem(n, d, kappa, seed)
     Aj, bj = jnp.asarray(A), jnp.asarray(b)
     jlstsq = jax.jit(lambda A, b: jnp.linalg.lstsq(A, b)[0])
+    profile_alg1(A, b, Aj, bj, rows_factor * d, "cg", eps)
 
     configs = {
-        "alg1 cg countsketch": dict(method="cg", sketch="countsketch", sketch_rows=rows_factor * d,
-                                    eps_ose=0.5),
+        f"alg1 cg countsketch m={rows_factor}d": dict(method="cg", sketch="countsketch",
+                                                     sketch_rows=rows_factor * d, eps_ose=0.5),
+        "alg1 cg countsketch m=16d": dict(method="cg", sketch="countsketch", sketch_rows=16 * d,
+                                          eps_ose=0.5),
         "alg1 gd countsketch": dict(method="gd", sketch="countsketch", sketch_rows=100 * d,
                                     eps_ose=0.1),
     }
@@ -172,8 +236,7 @@ def main(argv=None) -> int:
     else:
         n1, d1, n2, d2, js, reps = 2**18, 256, 2**16, 32, list(range(1, 17)), 3
     reps = args.repeats or reps
-    print(f"jax {jax.__version__}, numpy {np.__version__}, devices {jax.devices()}, "
-          f"cpus {os.cpu_count()}, load average at start {os.getloadavg()}")
+    print(machine_info())
     ok1 = part1(n1, d1, 1e3, reps, 1e-10, args.seed, args.rows_factor)
     ok2 = part2(n2, d2, 1.5, js, reps, 1e-3, args.seed, sketch_rows=100 * d2)
     print(f"\nload average at end {os.getloadavg()}")
