@@ -2,7 +2,8 @@
 
 Run: ``python -m benchmarks.regression`` (full, a few minutes) or ``--quick`` (seconds).
 
-Part 1 — a profile of Algorithm 1's pieces (sketch, QR, matvecs), then Algorithm 1 (``solvers.regression.fast_linear_regression``) against
+Part 1 — a profile of Algorithm 1's pieces (sketch, QR, matvecs), then Algorithm 1
+(``solvers.regression.fast_linear_regression``) against
 ``numpy.linalg.lstsq`` and ``jax.numpy.linalg.lstsq`` on the same ``A ∈ R^{n×d}``
 (``n = 2^18``, ``d = 256``, ``κ(A) = 1e3``) and ``b``. Every method's residual must be
 ``≤ (1 + 1e-10)·OPT`` with ``OPT`` the smallest residual of all methods; the script verifies and
@@ -153,7 +154,7 @@ def part1(n: int, d: int, kappa: float, repeats: int, eps: float, seed: int, row
     outs = {}
     for rep in range(repeats):
         for name, fn in methods.items():
-            outs[name], t, _ = timed(lambda: fn(rep), 1)
+            outs[name], t, _ = timed(lambda fn=fn, rep=rep: fn(rep), 1)
             times[name].append(t)
     rows = []
     for name in methods:
@@ -171,7 +172,7 @@ def part1(n: int, d: int, kappa: float, repeats: int, eps: float, seed: int, row
     ok_all = True
     print("\n| method | median time [s] | speed-up vs numpy | residual/OPT − 1 | ok | details |")
     print("|---|---:|---:|---:|---|---|")
-    for name, x, t, info in rows:
+    for name, _x, t, info in rows:
         excess = resid[name] / opt - 1.0
         ok = excess <= eps
         ok_all &= ok
@@ -211,9 +212,9 @@ def part2(n: int, d: int, kappa: float, js, repeats: int, eps: float, seed: int,
     ok_all = True
     for j in js:
         alg5(j, 0).x.block_until_ready()  # warm-up for this j (compiles the key split)
-        xe, te, _ = timed(lambda: explicit(j), repeats)
+        xe, te, _ = timed(lambda j=j: explicit(j), repeats)
         seeds = iter(range(1, 10_000))
-        r, ta, _ = timed(lambda: alg5(j, next(seeds)), repeats)
+        r, ta, _ = timed(lambda j=j, seeds=seeds: alg5(j, next(seeds)), repeats)
         re_ = gram_power_residual(A, xe, b, j)
         ra = gram_power_residual(A, np.asarray(r.x), b, j)
         ok_all &= ra <= eps

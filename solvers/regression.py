@@ -31,7 +31,6 @@ drawn by :mod:`solvers.sketches` and are therefore reproducible from the key.
 from __future__ import annotations
 
 import math
-from functools import partial
 from numbers import Integral, Real
 from typing import NamedTuple
 
