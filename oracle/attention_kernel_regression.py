@@ -29,6 +29,7 @@ import numpy as np
 from mpmath import mp
 
 from . import linalg
+from .linalg import exact_rank
 from .precision import as_float_array, to_mp
 
 __all__ = [
@@ -215,24 +216,6 @@ def gaussian_matrix(bits):
 
 
 # ----------------------------------------------------------------------------- linear algebra
-
-
-def exact_rank(M) -> int:
-    """Rank of a float64 matrix computed exactly over the rationals (Gaussian elimination)."""
-    arr = as_float_array(M, "M", ndim=2)
-    rows = [[Fraction(float(v)) for v in row] for row in arr]
-    r, ncols = 0, arr.shape[1]
-    for c in range(ncols):
-        piv = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
-        if piv is None:
-            continue
-        rows[r], rows[piv] = rows[piv], rows[r]
-        for i in range(r + 1, len(rows)):
-            if rows[i][c] != 0:
-                f = rows[i][c] / rows[r][c]
-                rows[i] = [x - f * y for x, y in zip(rows[i], rows[r])]
-        r += 1
-    return r
 
 
 def gram(A):

@@ -7,12 +7,9 @@ Pure mpmath on ``mp.matrix`` inputs (convert float64 data with :func:`oracle.to_
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-import numpy as np
 from mpmath import mp
 
-from .precision import as_float_array
+from .linalg import exact_rank
 
 __all__ = ["causal_mask", "exact_rank", "frob_inner", "hadamard", "masked_softmax_attention", "trace"]
 
@@ -48,24 +45,6 @@ def trace(A):
     if A.rows != A.cols:
         raise ValueError(f"A must be square, got {A.rows}x{A.cols}")
     return mp.fsum(A[i, i] for i in range(A.rows))
-
-
-def exact_rank(A) -> int:
-    """The exact rank of a float64 matrix (its entries are rationals; Gaussian elimination over Q)."""
-    arr = as_float_array(A, "A", ndim=2)
-    rows = [[Fraction(float(v)) for v in row] for row in np.asarray(arr)]
-    rank, ncols = 0, arr.shape[1]
-    for col in range(ncols):
-        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            continue
-        rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        for r in range(rank + 1, len(rows)):
-            if rows[r][col] != 0:
-                q = rows[r][col] / rows[rank][col]
-                rows[r] = [a - q * b for a, b in zip(rows[r], rows[rank])]
-        rank += 1
-    return rank
 
 
 def causal_mask(n: int):

@@ -10,11 +10,16 @@ Conventions (see the spec's notation sections):
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mpmath import mp
+
+from .precision import as_float_array
 
 __all__ = [
     "cond",
     "eigvalsh",
+    "exact_rank",
     "frobenius",
     "identity",
     "kron",
@@ -169,3 +174,24 @@ def unvec(x, rows, cols):
     if x.rows * x.cols != rows * cols:
         raise ValueError(f"x has {x.rows * x.cols} entries, must be rows*cols={rows * cols}")
     return mp.matrix([[x[a * cols + b] for b in range(cols)] for a in range(rows)])
+
+
+def exact_rank(M) -> int:
+    """Exact rank over the rationals (Gaussian elimination on Fractions) of a float64 matrix, or of a
+    matrix given as rows of ``fractions.Fraction`` (an exact product of float64 matrices, say)."""
+    if isinstance(M, (list, tuple)) and M and all(isinstance(v, Fraction) for row in M for v in row):
+        rows = [list(row) for row in M]
+    else:
+        rows = [[Fraction(float(v)) for v in row] for row in as_float_array(M, "M", ndim=2)]
+    rank, ncols = 0, len(rows[0]) if rows else 0
+    for col in range(ncols):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(rank + 1, len(rows)):
+            if rows[r][col] != 0:
+                q = rows[r][col] / rows[rank][col]
+                rows[r] = [a - q * b for a, b in zip(rows[r], rows[rank])]
+        rank += 1
+    return rank

@@ -66,23 +66,6 @@ def _frac_mul(X, Y):
             for i in range(len(X))]
 
 
-def _frac_rank(F) -> int:
-    rows = [list(r) for r in F]
-    r = 0
-    ncols = len(rows[0]) if rows else 0
-    for c in range(ncols):
-        piv = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
-        if piv is None:
-            continue
-        rows[r], rows[piv] = rows[piv], rows[r]
-        for i in range(r + 1, len(rows)):
-            if rows[i][c] != 0:
-                f = rows[i][c] / rows[r][c]
-                rows[i] = [x - f * y for x, y in zip(rows[i], rows[r])]
-        r += 1
-    return r
-
-
 def _frac_to_mp(F):
     return mp.matrix([[mp.mpf(q.numerator) / q.denominator for q in row] for row in F])
 
@@ -311,7 +294,7 @@ def factA_4_b8(inst):
     A, B = inst
     FA, FB = _frac_matrix(A), _frac_matrix(B)
     FAB = _frac_mul(FA, FB)
-    rA, rB, rAB = _frac_rank(FA), _frac_rank(FB), _frac_rank(FAB)
+    rA, rB, rAB = linalg.exact_rank(FA), linalg.exact_rank(FB), linalg.exact_rank(FAB)
     Am, Bm = to_mp(A), to_mp(B)
     if (B.shape[0] < B.shape[1] or rB < B.shape[1]) or rAB < B.shape[1]:
         return _trivial("κ(B) or κ(AB) is ∞: RHS = ∞")
@@ -343,7 +326,7 @@ def factA_4_b9(inst):
     A, B = inst
     FA, FB = _frac_matrix(A), _frac_matrix(B)
     FAB = _frac_mul(FA, FB)
-    rA, rB, rAB = _frac_rank(FA), _frac_rank(FB), _frac_rank(FAB)
+    rA, rB, rAB = linalg.exact_rank(FA), linalg.exact_rank(FB), linalg.exact_rank(FAB)
     Am, Bm = to_mp(A), to_mp(B)
     ABm = _frac_to_mp(FAB)
     if _kappa_paper(Am, rA) == mp.inf or _kappa_paper(Bm, rB) == mp.inf:
