@@ -248,8 +248,29 @@ def _state(A, b, w2, x):
     return u, _loss_u(u, b, w2), g, jnp.linalg.norm(g)
 
 
+@jax.jit
+def _state_fused(A, b, w2, u):
+    """From u = A x: L(x), ∇L(x), ‖∇L(x)‖ and Aᵀf, Aᵀv (the rank-2 part of the Hessian), with
+    one pass over A ([r; f; v] A)."""
+    r = _grad_residual(u, b, w2)
+    _, f, v, _ = _kernel_parts(u, b)
+    P = jnp.stack([r, f, v]) @ A
+    g = P[0]
+    return _loss_u(u, b, w2), g, jnp.linalg.norm(g), P[1], P[2]
+
+
+@jax.jit
+def _rank2_from(af, av, kappa1):
+    return kappa1 * jnp.outer(af, af) - jnp.outer(av, af) - jnp.outer(af, av)
+
+
 @partial(jax.jit, static_argnames=("safeguard",))
 def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
+    x_new, ok, _ = _direction_and_step_impl(A, b, w2, x, u, L0, g, H, safeguard=safeguard)
+    return x_new, ok
+
+
+def _direction_and_step_impl(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
     """Solve H p = −g (safeguarded) and take a step.
 
     With ``safeguard``: the Newton direction if H is numerically PD (Cholesky succeeds), else
@@ -259,7 +280,8 @@ def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
     the predicted decrease −gᵀp is at the rounding level of L (near x*, where comparisons of L
     are meaningless).  Without ``safeguard``: the plain update x − H⁻¹g; ``ok`` is False if H is
     not numerically PD.
-    Returns (x_new, ok).
+    Returns (x_new, ok, u_new) with u_new = u + t·Ap; :func:`_direction_and_step` returns
+    (x_new, ok).
     """
     d = H.shape[0]
     eye = jnp.eye(d, dtype=H.dtype)
@@ -276,7 +298,7 @@ def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
 
     if not safeguard:
         p = newton_dir(None)
-        return x + p, pd & jnp.all(jnp.isfinite(p))
+        return x + p, pd & jnp.all(jnp.isfinite(p)), u + A @ p
 
     def modified_dir(_):
         # H not numerically PD: eigenvalue-modified Newton, λ ↦ max(|λ|, 1e-10·max|λ|)
@@ -285,6 +307,38 @@ def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
         return -(V @ ((V.T @ g) / jnp.maximum(jnp.abs(lam), floor)))
 
     p = jax.lax.cond(pd, newton_dir, modified_dir, None)
+    return _armijo_step(A, b, w2, x, u, L0, g, p)
+
+
+@jax.jit
+def _armijo_step_jit(A, b, w2, x, u, L0, g, p):
+    return _armijo_step(A, b, w2, x, u, L0, g, p)
+
+
+def _host_direction(H, g, safeguard: bool):
+    """The direction of :func:`_direction_and_step` computed on the host (LAPACK via scipy;
+    XLA's CPU Cholesky/eigh of a d × d matrix are ~100× slower at d = 128).  Returns p, or
+    None when H is not numerically PD and ``safeguard`` is False."""
+    import scipy.linalg
+
+    H = np.asarray(H)
+    g = np.asarray(g)
+    try:
+        c = scipy.linalg.cho_factor(H, lower=True, check_finite=False)
+        p = -scipy.linalg.cho_solve(c, g, check_finite=False)
+        if np.all(np.isfinite(p)):
+            return p
+    except (np.linalg.LinAlgError, ValueError):
+        pass
+    if not safeguard:
+        return None
+    lam, V = np.linalg.eigh(H)
+    floor = 1e-10 * max(float(np.max(np.abs(lam))), np.finfo(np.float64).tiny)
+    return -(V @ ((V.T @ g) / np.maximum(np.abs(lam), floor)))
+
+
+def _armijo_step(A, b, w2, x, u, L0, g, p):
+    """Backtracking Armijo line search along p (see :func:`_direction_and_step`)."""
     pd = jnp.all(jnp.isfinite(p))
     gtp = jnp.dot(g, p)
     Ap = A @ p
@@ -307,7 +361,7 @@ def _direction_and_step(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
     t0 = jnp.ones(())
     t, Lt, _ = jax.lax.while_loop(ls_cond, ls_body, (t0, _loss_u(u + Ap, b, w2), jnp.zeros((), jnp.int32)))
     ok = pd & jnp.isfinite(gtp) & (gtp < 0) & accept(t, Lt)
-    return jnp.where(ok, x + t * p, x), ok
+    return jnp.where(ok, x + t * p, x), ok, jnp.where(ok, u + t * Ap, u)
 
 
 # --- alg.sparsify pieces -------------------------------------------------------------------
@@ -322,6 +376,74 @@ def _reference_leverage(A, w2):
     Z = A @ Linv.T  # row i: a_i L⁻ᵀ
     tau = w2 * jnp.sum(Z * Z, axis=1)
     return tau, jnp.all(jnp.isfinite(tau))
+
+
+# Sketched leverage scores (Drineas, Magdon-Ismail, Mahoney, Woodruff 2012): CountSketch with
+# _SKETCH_ROWS_PER_D · d rows, JL dimension _JL_COLS, and the safety factor applied to τ̃.
+_SKETCH_ROWS_PER_D = 8
+_JL_COLS = 32
+_LEVERAGE_SAFETY = 2.0
+
+
+@partial(jax.jit, static_argnames=("n", "m", "k", "d"))
+def _sketch_bits(key, *, n: int, m: int, k: int, d: int):
+    k1, k2, k3 = jax.random.split(key, 3)
+    rows = jax.random.randint(k1, (n,), 0, m)
+    signs = jax.random.rademacher(k2, (n,), dtype=jnp.float64)
+    G = jax.random.normal(k3, (d, k), dtype=jnp.float64) / jnp.sqrt(jnp.asarray(k, jnp.float64))
+    return rows, signs, G
+
+
+@jax.jit
+def _leverage_from_factor(A, w2, M):
+    Z = A @ M
+    tau = w2 * jnp.sum(Z * Z, axis=1)
+    return tau, jnp.all(jnp.isfinite(tau))
+
+
+def _sketched_leverage_raw(A, w2, key, *, m: int, k: int):
+    """Unscaled estimates τ̃_i ≈ τ_i(WA), in O(nnz(A)·k + m d² + d³).
+
+    1. CountSketch S (m × n; row h_i, sign σ_i of column i, spec def.countsketch): S W A as a
+       sparse (CSR, nnz = n) times dense product, O(nnz(A)).  For m = O(d²/γ²) (in practice
+       m = 8d suffices) S is a (1 ± γ) subspace embedding of range(WA), so with S W A = Q R:
+       ‖y R⁻¹‖ ∈ [(1 + γ)⁻¹, (1 − γ)⁻¹] · ‖y (AᵀW²A)^{-1/2}‖ for y in the row space of WA.
+    2. JL: τ̃_i = ‖w_i a_i R⁻¹ G‖², G ∈ R^{d×k} iid N(0, 1/k); τ̃_i / ‖w_i a_i R⁻¹‖² ~ χ²_k / k.
+    The random bits come from ``key`` (jax.random), so the result is reproducible.
+    Returns (τ̃, ok) with ok False if R is singular or anything is non-finite.
+    """
+    import scipy.linalg
+    import scipy.sparse as sp
+
+    n, d = A.shape
+    rows, signs, G = _sketch_bits(key, n=n, m=m, k=k, d=d)
+    data = np.asarray(signs) * np.sqrt(np.asarray(w2))
+    S = sp.csr_matrix((data, (np.asarray(rows), np.arange(n))), shape=(m, n))
+    SY = S @ np.asarray(A)
+    # d × d work on the host: LAPACK via scipy is far faster here than XLA's CPU QR.
+    R = scipy.linalg.qr(SY, mode="r", overwrite_a=True, check_finite=False)[0][:d]
+    if not np.all(np.isfinite(R)) or not np.all(np.abs(np.diag(R)) > 0):
+        return jnp.ones((n,), jnp.float64), jnp.asarray(False)
+    M = scipy.linalg.solve_triangular(R, np.asarray(G), lower=False)  # R⁻¹ G (d × k)
+    if not np.all(np.isfinite(M)):
+        return jnp.ones((n,), jnp.float64), jnp.asarray(False)
+    return _leverage_from_factor(A, w2, jnp.asarray(M))
+
+
+def _sketched_leverage(A, w2, key):
+    """Sketched leverage scores of WA scaled by the safety factor, capped at 1: (τ̂, ok).
+
+    Over-estimates are harmless for the sampling guarantee (alg.sparsify / lem8.5 only needs
+    p_i ≥ min(1, s τ_i)); they cost extra rows.  With S a (1 ± γ) embedding and the JL factor
+    in [1 − γ', 1 + γ'], τ̃_i ≥ τ_i (1 − γ')/(1 + γ)²; the factor _LEVERAGE_SAFETY = 2 covers
+    e.g. γ ≈ 0.1, γ' ≈ 0.4 (χ²₃₂/32 < 0.6 has probability ≈ 0.04 per row, so a few rows
+    of a large problem may get τ̂_i somewhat below τ_i; the matrix-Chernoff bound then degrades
+    gracefully, by the factor τ_i/τ̂_i on those rows' summands).
+    """
+    n, d = A.shape
+    m = int(min(max(_SKETCH_ROWS_PER_D * d, d + 1), max(n, d + 1)))
+    tau, ok = _sketched_leverage_raw(A, w2, key, m=m, k=_JL_COLS)
+    return jnp.minimum(1.0, _LEVERAGE_SAFETY * tau), ok
 
 
 @jax.jit
@@ -339,6 +461,30 @@ def _sampling_plan(b, w2, u, tau_ref, s, key):
     rho = jnp.where(positive, D / jnp.where(w2 > 0, w2, 1.0), 1.0)
     bound = rho / jnp.min(rho) * tau_ref
     p = jnp.where(positive, jnp.minimum(1.0, s * bound), 1.0)
+    keep = jax.random.uniform(key, p.shape, dtype=jnp.float64) < p
+    keep = keep | (p >= 1.0)
+    weights = jnp.where(keep, D / p, 0.0)
+    return weights, keep, jnp.sum(keep), f, v, kappa1
+
+
+@jax.jit
+def _sampling_plan_split(b, w2, u, tau_ref, s, key):
+    """As :func:`_sampling_plan`, but rows with D_i ≤ 0 or w_i = 0 are kept exactly (p_i = 1,
+    weight D_i) instead of forcing p = 1 on every row; the other rows are sampled with
+    p_i = min(1, s (ρ_i / ρ₊) τ_i), ρ₊ = min ρ over those rows.  Used by
+    ``leverage="sketch"``.  Inside the theory (w_i² ≥ 4, so D > 0) it equals
+    :func:`_sampling_plan`.  Outside it (weak regularisation: a few rows under the peaks of b
+    have D_i < 0) the sampled part approximates Aᵀ D₊ A over the positive rows; the bound uses
+    τ(WA) rather than τ over the positive rows only, which differ by the few dropped rows
+    (a heuristic there, as the whole method is outside its theory; Newton's safeguard covers it).
+    """
+    bdiag, f, v, kappa1 = _kernel_parts(u, b)
+    D = w2 + bdiag
+    pos = (D > 0) & (w2 > 0)
+    rho = jnp.where(pos, D / jnp.where(w2 > 0, w2, 1.0), jnp.inf)
+    rho_min = jnp.min(rho)
+    bound = jnp.where(pos, rho / jnp.where(jnp.isfinite(rho_min), rho_min, 1.0) * tau_ref, 1.0)
+    p = jnp.where(pos, jnp.minimum(1.0, s * bound), 1.0)
     keep = jax.random.uniform(key, p.shape, dtype=jnp.float64) < p
     keep = keep | (p >= 1.0)
     weights = jnp.where(keep, D / p, 0.0)
@@ -485,6 +631,48 @@ def _newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
     )
 
 
+def _newton_loop_fused(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
+    """:func:`_newton_loop` with two passes over A per iteration: [r; f; v] A (gradient and
+    rank-2 part together) and A p (line search; u is carried as u + t·Ap); the d × d direction
+    solve runs on the host (:func:`_host_direction`, same rule as :func:`_direction_and_step`).  u is recomputed
+    exactly as A x every 8 iterations, so rounding drift of the carried u stays negligible.
+    ``hessian_fn(t, u, af, av)`` returns (H, rows used)."""
+    n = A.shape[0]
+    u = A @ x
+    L0, g, gn, af, av = _state_fused(A, b, w2, u)
+    history = [float(gn)]
+    sizes: list[int] = []
+    it = 0
+    stop = bool(callback(np.asarray(x))) if callback is not None else False
+    while not stop and history[-1] > tol and it < max_iter:
+        H, k = hessian_fn(it, u, af, av)
+        p = _host_direction(H, g, safeguard)
+        if p is None:
+            break
+        if safeguard:
+            x_new, ok, u_new = _armijo_step_jit(A, b, w2, x, u, L0, g, jnp.asarray(p))
+        else:
+            p = jnp.asarray(p)
+            x_new, ok, u_new = x + p, True, u + A @ p
+        if not bool(ok):
+            break
+        it += 1
+        sizes.append(k if k is not None else n)
+        x = x_new
+        u = A @ x if it % 8 == 0 else u_new
+        L0, g, gn, af, av = _state_fused(A, b, w2, u)
+        history.append(float(gn))
+        if callback is not None and bool(callback(np.asarray(x))):
+            break
+    return NewtonResult(
+        x=np.asarray(x),
+        iterations=it,
+        grad_norm_history=np.asarray(history, dtype=np.float64),
+        converged=bool(history[-1] <= tol),
+        sample_sizes=np.asarray(sizes, dtype=np.int64),
+    )
+
+
 def exact_newton(A, b, w, *, x0=None, tol: float = 1e-10, max_iter: int = 100,
                  safeguard: bool = True,
                  callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
@@ -523,6 +711,7 @@ def exact_newton(A, b, w, *, x0=None, tol: float = 1e-10, max_iter: int = 100,
 def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: float = 0.01,
                        delta: float = 0.01, x0=None, tol: float = 1e-10, max_iter: int = 100,
                        rank2_correction: bool = True, safeguard: bool = True,
+                       leverage: str = "exact",
                        callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
     """Approximate Newton with a leverage-score-sampled Hessian (paper's Algorithm 1).
 
@@ -535,11 +724,18 @@ def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: floa
        D_i/p_i.  We take T = ``max_iter`` (the paper's T needs ‖x0 − x*‖, unknown in practice).
        The leverage scores of D_t^{1/2}A are replaced by the upper bounds
        τ̂_i = (ρ_i / min_j ρ_j) τ_i(WA), ρ = D_t / w² (valid because AᵀD_tA ⪰ min ρ · AᵀW²A);
-       τ(WA) is computed once per solve (exact, via a Cholesky factor of AᵀW²A, O(n d²)).
+       τ(WA) is computed once per solve: ``leverage="exact"`` (default) via a Cholesky factor
+       of AᵀW²A, O(n d²); ``leverage="sketch"`` by the sketched estimate of Drineas,
+       Magdon-Ismail, Mahoney, Woodruff (2012): a CountSketch S (8d rows) of WA, R from the QR
+       of S W A, τ̃_i = ‖w_i a_i R⁻¹ G‖² with a d × 32 Gaussian G/√32, times a safety factor
+       2 (capped at 1), in O(nnz(A)·32 + d³).  Over-estimates keep the sampling guarantee
+       (p_i ≥ min(1, s τ_i) is all it needs) and only cost rows; see ``_sketched_leverage``.
+       Randomness of the sketch: ``fold_in(key, 2³² − 1)``.
        Over-estimated leverage scores keep the matrix-Chernoff guarantee of ``lem8.5``; the
        expected sample size grows by at most max ρ / min ρ, which is ≤ 1.02 in the paper's
        regime w_i² ≥ 100 (lem6.3.part2).  If some D_i ≤ 0 or w_i = 0 (outside the theory)
-       every row is kept.  When every p_i = 1 (always the case with the paper's ε0 = 0.01
+       every row is kept (``leverage="sketch"``: only those rows are kept exactly, the others
+       are still sampled, see ``_sampling_plan_split``).  When every p_i = 1 (always the case with the paper's ε0 = 0.01
        unless n ≳ s·d) the Hessian is formed without gathering rows.
     4. H̃_t = Aᵀ D̃_t A, plus (``rank2_correction=True``, spec step d, recommended) the exact
        rank-2 part κ₁(Aᵀf)(Aᵀf)ᵀ − (Aᵀv)(Aᵀf)ᵀ − (Aᵀf)(Aᵀv)ᵀ, κ₁ = 3‖f‖² − 2⟨b,f⟩.
@@ -554,7 +750,10 @@ def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: floa
 
     **Arguments:** as :func:`exact_newton`, plus ``key``/``seed``, ``eps0`` ∈ (0, 1) (the
     paper's theory: (0, 0.1), Lemma 8.8 fixes 0.01), ``delta`` ∈ (0, 1) (total failure
-    probability), ``rank2_correction``.
+    probability), ``rank2_correction``, ``leverage`` ∈ {"exact", "sketch"} (how τ(WA) is
+    obtained, see step 3).  Cost per iteration beyond the sampled Gram matrix (O(k d²) for k
+    kept rows, the kept rows are gathered): O(n d) (products with A, line search); with
+    ``leverage="sketch"`` the loop makes two passes over A per iteration (``_newton_loop_fused``).
 
     **Returns:** :class:`NewtonResult`; ``sample_sizes[t]`` = nnz(D̃_t).
     """
@@ -571,26 +770,51 @@ def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: floa
             raise ValueError(f"key={key!r} must be a jax.random key (PRNGKey or key)") from exc
     eps0 = _check_real("eps0", eps0, lo=0.0, hi=1.0)
     delta = _check_real("delta", delta, lo=0.0, hi=1.0)
+    if leverage not in ("exact", "sketch"):
+        raise ValueError(f"leverage={leverage!r} must be 'exact' or 'sketch'")
     n, d = A.shape
     s = sample_size(d, eps0=eps0, delta=delta / max(1, max_iter))
 
     tau_ref = None
+    cap = [0]
 
-    def hess(t, u):
+    def hess(t, u, af=None, av=None):
         nonlocal tau_ref
         if tau_ref is None:
             if bool(jnp.all(w2 > 0)):
-                tau, ok = _reference_leverage(A, w2)
+                if leverage == "sketch":
+                    tau, ok = _sketched_leverage(A, w2, jax.random.fold_in(key, 2 ** 32 - 1))
+                else:
+                    tau, ok = _reference_leverage(A, w2)
                 tau_ref = tau if bool(ok) else jnp.ones((n,), jnp.float64)
             else:
                 tau_ref = jnp.ones((n,), jnp.float64)
-        weights, keep, count, f, v, kappa1 = _sampling_plan(
+        plan = _sampling_plan_split if leverage == "sketch" else _sampling_plan
+        weights, keep, count, f, v, kappa1 = plan(
             b, w2, u, tau_ref, s, jax.random.fold_in(key, t))
         k = int(count)
-        capacity = n if k == n else min(n, 1 << max(0, (k - 1).bit_length()))
-        H = _sampled_hessian(A, keep, weights, f, v, kappa1, capacity=capacity,
-                             rank2=bool(rank2_correction))
+        if k == n:
+            capacity = n
+        elif leverage == "sketch":
+            # sticky buffer size (one compilation while the count stays within [cap/2, cap]),
+            # else 12.5% headroom rounded up to 1/16 of an octave
+            if not (cap[0] // 2 <= k <= cap[0]):
+                k2 = k + k // 8
+                q = 1 << max(0, (k2 - 1).bit_length() - 4)
+                cap[0] = min(n, -(-k2 // q) * q)
+            capacity = cap[0]
+        else:
+            capacity = min(n, 1 << max(0, (k - 1).bit_length()))
+        if af is None:
+            H = _sampled_hessian(A, keep, weights, f, v, kappa1, capacity=capacity,
+                                 rank2=bool(rank2_correction))
+        else:  # fused loop: Aᵀf, Aᵀv come with the gradient
+            H = _sampled_hessian(A, keep, weights, f, v, kappa1, capacity=capacity, rank2=False)
+            if rank2_correction:
+                H = H + _rank2_from(af, av, kappa1)
         return H, k
 
+    if leverage == "sketch":
+        return _newton_loop_fused(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
     return _newton_loop(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
 

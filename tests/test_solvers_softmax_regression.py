@@ -227,6 +227,59 @@ def test_approximate_newton_reproducible():
         f"seeds 42 and 43 gave identical sample sizes {r1.sample_sizes} (expected different)"
 
 
+def test_approximate_newton_sketch_leverage_converges_and_reproducible():
+    """leverage="sketch": sampled Hessian from sketched leverage scores still reaches x*,
+    drops rows, and the same seed gives the identical run."""
+    A, b, w = _theory_instance(n=4000, d=3, seed=1)
+    xstar = sr.exact_newton(A, b, w, tol=1e-14).x
+    kw = dict(eps0=0.9, delta=0.1, tol=1e-12, max_iter=60, leverage="sketch")
+    r1 = sr.approximate_newton(A, b, w, seed=11, **kw)
+    r2 = sr.approximate_newton(A, b, w, seed=11, **kw)
+    err = np.linalg.norm(r1.x - xstar)
+    assert r1.converged, f"not converged: ‖∇L‖ history={r1.grad_norm_history}"
+    assert err <= 1e-9, f"‖x − x*‖={err:.3e}, should be ≤ 1e-9"
+    assert np.all(r1.sample_sizes < 4000), \
+        f"sample_sizes={r1.sample_sizes}: with eps0=0.9 rows should be dropped (n=4000)"
+    assert np.array_equal(r1.x, r2.x) and np.array_equal(r1.sample_sizes, r2.sample_sizes), \
+        "seed=11 twice gave different runs with leverage='sketch'"
+
+
+def test_approximate_newton_sketch_weak_regularisation():
+    """leverage="sketch" outside the theory (some D_i ≤ 0): those rows kept exactly, others
+    sampled; safeguarded steps still converge to the exact-Newton minimiser."""
+    A, b, _, _ = _instance(3000, 5, seed=8, peaked=True)
+    A = 8.0 * A
+    w = np.geomspace(0.01, 1.0, 3000)
+    ex = sr.exact_newton(A, b, w, tol=1e-13, max_iter=200)
+    res = sr.approximate_newton(A, b, w, seed=3, eps0=0.5, tol=1e-12, max_iter=300,
+                                leverage="sketch")
+    assert res.converged, f"not converged: ‖∇L‖ history tail={res.grad_norm_history[-3:]}"
+    assert np.linalg.norm(res.x - ex.x) <= 1e-8, f"x={res.x} vs exact-Newton x*={ex.x}"
+
+
+def test_sketched_leverage_within_factor_two():
+    """The sketched estimate τ̃(WA) (CountSketch + JL, before the safety factor) is within a
+    factor 2 of the exact leverage scores on a small instance (seeded)."""
+    A, _, w, _ = _instance(512, 6, seed=5)
+    w2 = jnp.asarray(w * w)
+    A = jnp.asarray(A)
+    exact, ok = sr._reference_leverage(A, w2)
+    assert bool(ok)
+    est, ok2 = sr._sketched_leverage_raw(A, w2, jax.random.PRNGKey(0), m=8 * 6, k=256)
+    assert bool(ok2)
+    ratio = np.asarray(est) / np.asarray(exact)
+    assert 0.5 <= ratio.min() and ratio.max() <= 2.0, \
+        f"τ̃/τ ∈ [{ratio.min():.3f}, {ratio.max():.3f}], should be within [0.5, 2]"
+    scaled, _ = sr._sketched_leverage(A, w2, jax.random.PRNGKey(0))
+    assert np.all(np.asarray(scaled) <= 1.0), "scaled τ̂ must be capped at 1"
+
+
+def test_approximate_newton_leverage_option_validated():
+    A, b, w = _theory_instance(n=50, d=3, seed=1)
+    with pytest.raises(ValueError, match="leverage"):
+        sr.approximate_newton(A, b, w, seed=0, leverage="fast")
+
+
 # ---------------------------------------------------------------------------------- validation
 
 def _good():
