@@ -18,7 +18,8 @@ reference solve, ‖∇L(x*)‖ at rounding level):
   gradient.
 
 Every method starts at the same x0 (family (a): x* + r0·u, the theorem's initialisation;
-family (b): ln(n) − 4 on the peaks' logits, see the instance docstrings) and is stopped by a callback as soon as ‖x − x*‖ ≤ 1e-8 (scipy's
+family (b): ln(n) − 4 on the peaks' logits, see the instance docstrings) and is stopped by a
+callback as soon as ‖x − x*‖ ≤ 1e-8 (scipy's
 own tolerances are set to 0 so they do not stop earlier); a method that does not get there
 within its time budget is reported as ``>budget``.  Times are wall-clock (time.perf_counter),
 median of ``--repeats`` runs (one run when a run exceeds 20 s); JIT compilation is warmed up
@@ -144,7 +145,8 @@ def hard_instance(n, d, seed, k=5, u0=None):
     if u0 is None:
         u0 = math.log(n) - 4.0
     x0 = e * (u0 / (0.8 * 10.0 / math.sqrt(k)))
-    return A, b, w, x0, (f"hard: bulk ‖·‖≈1, column scales 1…0.3 (e-column 0.01) + {k} aligned rows of norm {10 / math.sqrt(k):.2f} "
+    return A, b, w, x0, (f"hard: bulk ‖·‖≈1, column scales 1…0.3 (e-column 0.01) + {k} aligned rows "
+                         f"of norm {10 / math.sqrt(k):.2f} "
                          f"under the peaks of b (mass 0.9), w∈[0.01,1] (0.01 on the peaks), "
                          f"x0 along the aligned direction with ‖Ax0‖∞ = ln(n) − 4 = {u0:.3g}")
 
