@@ -146,50 +146,10 @@ def softmax_newton_step(A, b, w, x, H_tilde):
 
 
 def softmax_sparsify(A, D, eps0, delta, seed):
-    """alg.sparsify (spec §3.1) as the solver's approximate Newton runs it: exact leverage scores
-    τ of D^{1/2}A, s = 3 ln(2d/δ)/ε0², p_i = min(1, s τ_i), row i kept with probability p_i
-    (uniform draws from PRNGKey(seed)), D̃_i = D_i/p_i if kept else 0.  Returns D̃ (n,)."""
-    import jax
-    import jax.numpy as jnp
-
-    sr = _softmax_module()
-    A = np.asarray(A, dtype=np.float64)
-    D = np.asarray(D, dtype=np.float64)
-    if A.ndim != 2 or D.shape != (A.shape[0],):
-        raise ValueError(f"A (shape={A.shape}) must be (n, d) and D (shape={D.shape}) must be (n,)")
-    if not (np.all(np.isfinite(A)) and np.all(np.isfinite(D)) and np.all(D > 0)):
-        raise ValueError("A must be finite and D must be finite and positive")
-    s = sr.sample_size(A.shape[1], eps0=eps0, delta=delta)
-    tau, ok = sr._reference_leverage(jnp.asarray(A), jnp.asarray(D))
-    if not bool(ok):
-        raise ValueError("A must have full column rank (AᵀDA must be positive definite)")
-    p = jnp.minimum(1.0, s * tau)
-    keep = (jax.random.uniform(jax.random.PRNGKey(int(seed)), p.shape, dtype=jnp.float64) < p) | (p >= 1.0)
-    return np.asarray(jnp.where(keep, jnp.asarray(D) / p, 0.0))
+    """alg.sparsify (spec §3.1): D̃ (n,) from exact leverage scores of D^{1/2}A, seeded."""
+    return np.asarray(_softmax_module().sparsify(A, D, eps0=eps0, delta=delta, seed=int(seed)))
 
 
 def softmax_iteration_flops(n, d, *, eps0=0.01, delta=0.01):
-    """FLOPs (XLA cost analysis of the lowered computation) of one approximate-Newton iteration
-    of the solver on a dense n × d problem: leverage scores, gradient, D̃ sampling, AᵀD̃A plus the
-    rank-2 part, the d × d solve and the line search."""
-    import jax
-    import jax.numpy as jnp
-
-    sr = _softmax_module()
-    s = sr.sample_size(d, eps0=eps0, delta=delta)
-
-    def one_iteration(A, b, w2, x, key):
-        tau, _ = sr._reference_leverage(A, w2)
-        u, L0, g, _ = sr._state(A, b, w2, x)
-        weights, keep, _, f, v, kappa1 = sr._sampling_plan(b, w2, u, tau, s, key)
-        H = sr._sampled_hessian(A, keep, weights, f, v, kappa1, capacity=n, rank2=True)
-        return sr._direction_and_step(A, b, w2, x, u, L0, g, H, safeguard=True)[0]
-
-    args = (jnp.ones((n, d)), jnp.full((n,), 1.0 / n), jnp.full((n,), 100.0), jnp.zeros((d,)),
-            jax.random.PRNGKey(0))
-    # XLA's HLO cost analysis of the lowered computation (the compiled one's differs by < 5% and
-    # costs seconds of compilation per size)
-    cost = jax.jit(one_iteration).lower(*args).cost_analysis()
-    if isinstance(cost, (list, tuple)):
-        cost = cost[0]
-    return float(cost["flops"])
+    """XLA FLOPs of one approximate-Newton iteration of the solver on a dense n × d problem."""
+    return _softmax_module().iteration_flops(n, d, eps0=eps0, delta=delta)
