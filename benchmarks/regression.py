@@ -27,6 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from benchmarks.machine import machine_info
 from solvers import regression as rg
 
 
@@ -42,27 +43,6 @@ def make_problem(n: int, d: int, kappa: float, seed: int):
     noise = rng.standard_normal(n)
     b = signal / np.linalg.norm(signal) + noise / np.linalg.norm(noise)
     return A, b
-
-
-def machine_info() -> str:
-    import platform
-    import subprocess
-    cpu = platform.processor() or "?"
-    try:
-        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-            if line.startswith("Model name"):
-                cpu = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    blas = "?"
-    try:
-        dep = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
-        blas = f"{dep.get('name')} {dep.get('version')}"
-    except Exception:
-        pass
-    return (f"nproc {os.cpu_count()}, CPU {cpu}, jax {jax.__version__} "
-            f"({jax.devices()[0].platform}), numpy {np.__version__} (BLAS {blas}), "
-            f"load average {os.getloadavg()}")
 
 
 def _med(f, repeats=3):

@@ -47,6 +47,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import scipy.optimize  # noqa: E402
 
+from benchmarks.machine import machine_info  # noqa: E402
 from solvers import softmax_regression as sr  # noqa: E402
 
 STOP = 1e-8
@@ -334,29 +335,6 @@ def per_iteration(Aj, bj, wj, x0, repeats):
     measure("family (b) w", wj, x0)
     measure("w²=200", jnp.full((n,), math.sqrt(200.0)), np.zeros(Aj.shape[1]))
     return out
-
-
-def machine_info():
-    import os
-    import platform
-    import subprocess
-    cpu = platform.processor() or "?"
-    try:
-        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
-            if line.startswith("Model name"):
-                cpu = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    blas = "?"
-    try:
-        cfg = np.show_config(mode="dicts")
-        dep = cfg["Build Dependencies"]["blas"]
-        blas = f"{dep.get('name')} {dep.get('version')}"
-    except Exception:
-        pass
-    return (f"nproc {os.cpu_count()}, CPU {cpu}, jax {jax.__version__} "
-            f"({jax.devices()[0].platform}), numpy {np.__version__} (BLAS {blas}), "
-            f"scipy {scipy.__version__}, load average {os.getloadavg()}")
 
 
 def main(argv=None):
