@@ -432,6 +432,18 @@ def _parity(x: np.ndarray) -> np.ndarray:
     return x & 1
 
 
+def _sparse_bits(bits, kind):
+    """(m, rows, signs) of OSNAP / CountSketch bits, rows and signs as (s, n) arrays, validated."""
+    m = _int0(bits, "m")
+    rows = _ints(bits, "rows", 2 if kind == "osnap" else 1)
+    signs = _signs(_ints(bits, "signs", rows.ndim), "bits['signs']")
+    if rows.ndim == 1:
+        rows, signs = rows[None], signs[None]
+    if rows.shape != signs.shape or rows.size == 0 or rows.min() < 0 or rows.max() >= m:
+        raise ValueError(f"bits['rows'] and bits['signs'] must share a non-empty shape, rows in [0, m={m})")
+    return m, rows, signs
+
+
 def sketch_int_matrix(kind: str, bits, n: int | None = None):
     """The sketch as ``S = T/√q`` with ``T`` an integer (or, for Gaussian, dyadic) numpy object matrix.
 
@@ -449,13 +461,7 @@ def sketch_int_matrix(kind: str, bits, n: int | None = None):
         T = (1 - 2 * par) * signs[None, :nn]
         return T.astype(object), rows.shape[0], 0
     if kind in ("osnap", "countsketch"):
-        m = _int0(bits, "m")
-        rows = _ints(bits, "rows", 2 if kind == "osnap" else 1)
-        signs = _signs(_ints(bits, "signs", rows.ndim), "bits['signs']")
-        if rows.ndim == 1:
-            rows, signs = rows[None], signs[None]
-        if rows.shape != signs.shape or rows.size == 0 or rows.min() < 0 or rows.max() >= m:
-            raise ValueError(f"bits['rows'] and bits['signs'] must share a non-empty shape, rows in [0, m={m})")
+        m, rows, signs = _sparse_bits(bits, kind)
         s, ncols = rows.shape
         T = np.zeros((m, ncols), dtype=np.int64)
         for t in range(s):
@@ -501,13 +507,7 @@ def sketch_times_int(kind: str, bits, NA):
         X[:nn] = NA * signs[:nn, None].astype(object)
         return _fwht_exact(X)[rows], rows.shape[0], 0
     if kind in ("osnap", "countsketch"):
-        m = _int0(bits, "m")
-        rows = _ints(bits, "rows", 2 if kind == "osnap" else 1)
-        signs = _signs(_ints(bits, "signs", rows.ndim), "bits['signs']")
-        if rows.ndim == 1:
-            rows, signs = rows[None], signs[None]
-        if rows.shape != signs.shape or rows.size == 0 or rows.min() < 0 or rows.max() >= m:
-            raise ValueError(f"bits['rows'] and bits['signs'] must share a non-empty shape, rows in [0, m={m})")
+        m, rows, signs = _sparse_bits(bits, kind)
         if NA.shape[0] != rows.shape[1]:
             raise ValueError(f"the sketch has input dimension {rows.shape[1]}, must match A's {NA.shape[0]} rows")
         out = np.zeros((m, NA.shape[1]), dtype=object)
