@@ -12,6 +12,9 @@ reference solve, ‖∇L(x*)‖ at rounding level):
 - ``approx (sketch leverage)``: the same with ``leverage="sketch"`` (CountSketch + JL
   leverage-score estimates, O(nnz(A)·k + d³) once per solve) and the larger ε0 = SKETCH_EPS0,
   so that the sampler drops most rows: more iterations, each far cheaper.
+- ``split``: :func:`solvers.softmax_regression.split_newton` (approximate Newton whose Hessian
+  is the constant AᵀW²A, formed once in float64 or float32, plus a sampled x-dependent diagonal
+  part and the exact rank-2 part; one pass over A per accepted step).
 - ``trust-exact``: ``scipy.optimize.minimize(method='trust-exact')`` with the exact numpy
   gradient and Hessian.
 - ``L-BFGS-B``: ``scipy.optimize.minimize(method='L-BFGS-B', jac=True)`` with the exact numpy
@@ -194,12 +197,14 @@ def run_ours(method, Aj, bj, wj, x0, xstar, budget, **kw):
 
     if method == "exact":
         res = sr.exact_newton(Aj, bj, wj, x0=x0, tol=0.0, max_iter=500, callback=cb)
+    elif method == "split":
+        res = sr.split_newton(Aj, bj, wj, x0=x0, seed=0, tol=0.0, max_iter=500, callback=cb, **kw)
     else:
         res = sr.approximate_newton(Aj, bj, wj, x0=x0, seed=0, tol=0.0, max_iter=500,
                                     callback=cb, **kw)
     t = time.perf_counter() - t0
     if method != "exact":
-        ROWS_KEPT[kw.get("leverage", "exact"), kw.get("eps0", 0.01)] = res.sample_sizes
+        ROWS_KEPT[method, tuple(sorted(kw.items()))] = res.sample_sizes
     return t, state["reached"], res.iterations, float(np.linalg.norm(res.x - xstar))
 
 
@@ -241,6 +246,8 @@ def bench_instance(label, A, b, w, x0, repeats, budget, seed):
     sr.approximate_newton(Aj, bj, wj, seed=0, tol=0.0, max_iter=1)
     sr.approximate_newton(Aj, bj, wj, seed=0, tol=0.0, max_iter=1, leverage="sketch",
                           eps0=SKETCH_EPS0)
+    for gram in ("float64", "float32"):
+        sr.split_newton(Aj, bj, wj, seed=0, tol=0.0, max_iter=1, gram_dtype=gram)
     t0 = time.perf_counter()
     if x0 is None:  # family (a): x* first (it does not depend on the start), then x0 from x*
         xstar, _, _ = reference_solution(Aj, bj, wj, np.zeros(d))
@@ -267,6 +274,10 @@ def bench_instance(label, A, b, w, x0, repeats, budget, seed):
         (f"approx Newton (ours, sketch leverage, ε0={SKETCH_EPS0})",
          lambda: run_ours("approx", Aj, bj, wj, x0, xstar, budget, leverage="sketch",
                           eps0=SKETCH_EPS0)),
+        ("split Newton (ours, float64 Gram)",
+         lambda: run_ours("split", Aj, bj, wj, x0, xstar, budget, gram_dtype="float64")),
+        ("split Newton (ours, float32 Gram)",
+         lambda: run_ours("split", Aj, bj, wj, x0, xstar, budget, gram_dtype="float32")),
         ("scipy trust-exact", lambda: run_scipy("trust-exact", A, b, w2, x0, xstar, budget)),
         ("scipy L-BFGS-B", lambda: run_scipy("L-BFGS-B", A, b, w2, x0, xstar, budget)),
     ]:
@@ -274,9 +285,10 @@ def bench_instance(label, A, b, w, x0, repeats, budget, seed):
         t, reached, iters, dist = rows[name]
         print(f"  {name}: {t:.3f} s, reached={reached}, iterations={iters}, "
               f"final ‖x−x*‖={dist:.1e}", flush=True)
-        if name.startswith("approx"):
+        if name.startswith(("approx", "split")):
             sizes = ROWS_KEPT.popitem()[1] if ROWS_KEPT else np.zeros(0, int)
-            print(f"    rows kept per iteration (of n={A.shape[0]}): {sizes.tolist()}", flush=True)
+            what = "rows drawn for the E part" if name.startswith("split") else "rows kept"
+            print(f"    {what} per iteration (of n={A.shape[0]}): {sizes.tolist()}", flush=True)
     scipy_times = [rows[k][0] for k in ("scipy trust-exact", "scipy L-BFGS-B") if rows[k][1]]
     best_scipy = min(scipy_times) if scipy_times else float("nan")
     lines = []
@@ -324,6 +336,8 @@ def per_iteration(Aj, bj, wj, x0, repeats):
             (f"approx Newton sketch leverage ε0={SKETCH_EPS0}", lambda k: sr.approximate_newton(
                 Aj, bj, w_, x0=z, seed=0, eps0=SKETCH_EPS0, tol=0.0, max_iter=k,
                 leverage="sketch")),
+            ("split Newton float32 Gram", lambda k: sr.split_newton(
+                Aj, bj, w_, x0=z, seed=0, tol=0.0, max_iter=k, gram_dtype="float32")),
         ]:
             per, first = cost(fn)
             sizes = fn(3).sample_sizes

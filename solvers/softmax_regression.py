@@ -41,6 +41,7 @@ jax.config.update("jax_enable_x64", True)
 
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+import threadpoolctl  # noqa: E402
 
 __all__ = [
     "NewtonResult",
@@ -53,12 +54,17 @@ __all__ = [
     "loss",
     "sample_size",
     "sparsify",
+    "split_newton",
 ]
 
 # Rows per chunk of the weighted Gram matrix Aᵀ diag(D) A (bounds the temporary D∘A).
 _GRAM_CHUNK = 8192
 # Dense B(x) is n × n; refuse absurd sizes.
 _MAX_DENSE_N = 8192
+# Safeguard for a Hessian (model) that is not numerically PD: shift past λ_min by this fraction of
+# max|λ| (measured on family (b) of the benchmark, n = 2^12 … 2^20: 6-7 Newton steps instead of
+# 7-11 with the earlier λ ↦ max(|λ|, 1e-10 max|λ|) rule; 0.003 and 0.01 are equal, 0.03 is worse).
+_SHIFT = 0.01
 # Armijo constant and maximal number of halvings of the safeguarded line search.
 _ARMIJO_C = 1e-4
 _MAX_HALVINGS = 40
@@ -90,7 +96,7 @@ class NewtonResult(NamedTuple):
 # --------------------------------------------------------------------------------------------
 
 
-def _as_float_array(name: str, value, ndim: int) -> jax.Array:
+def _as_float_array(name: str, value, ndim: int, check_finite: bool = True) -> jax.Array:
     if isinstance(value, (jax.Array, np.ndarray)):
         arr = value
     else:
@@ -106,7 +112,7 @@ def _as_float_array(name: str, value, ndim: int) -> jax.Array:
     if arr.size == 0:
         raise ValueError(f"{name} (shape={tuple(arr.shape)}) must be non-empty")
     out = jnp.asarray(arr, dtype=jnp.float64)
-    if not bool(_all_finite(out)):
+    if check_finite and not bool(_all_finite(out)):
         raise ValueError(f"{name} must be finite (contains NaN or inf)")
     return out
 
@@ -116,8 +122,10 @@ def _all_finite(a):
     return jnp.all(jnp.isfinite(a))
 
 
-def _validate_problem(A, b, w):
-    A = _as_float_array("A", A, 2)
+def _validate_problem(A, b, w, check_A_finite: bool = True):
+    """Shapes, dtypes, non-emptiness and finiteness.  ``check_A_finite=False`` skips the
+    finiteness pass over A for a caller that checks it in its own first pass."""
+    A = _as_float_array("A", A, 2, check_finite=check_A_finite)
     n, d = A.shape
     b = _as_float_array("b", b, 1)
     if b.shape != (n,):
@@ -276,8 +284,9 @@ def _direction_and_step_impl(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
     """Solve H p = −g (safeguarded) and take a step.
 
     With ``safeguard``: the Newton direction if H is numerically PD (Cholesky succeeds), else
-    the eigenvalue-modified direction p = −V diag(1/max(|λ|, 1e-10 max|λ|)) Vᵀ g (H = V Λ Vᵀ,
-    "saddle-free" Newton: negative curvature is followed downhill, not amplified); then
+    the shifted direction p = −(H + μI)⁻¹ g with μ = −λ_min(H) + _SHIFT·max|λ(H)|
+    (Levenberg–Marquardt shift just past the most negative eigenvalue: the form of a trust-region
+    step, Moré–Sorensen; a descent direction); then
     a backtracking (halving) Armijo line search on L along p.  The full step is accepted when
     the predicted decrease −gᵀp is at the rounding level of L (near x*, where comparisons of L
     are meaningless).  Without ``safeguard``: the plain update x − H⁻¹g; ``ok`` is False if H is
@@ -303,10 +312,9 @@ def _direction_and_step_impl(A, b, w2, x, u, L0, g, H, *, safeguard: bool):
         return x + p, pd & jnp.all(jnp.isfinite(p)), u + A @ p
 
     def modified_dir(_):
-        # H not numerically PD: eigenvalue-modified Newton, λ ↦ max(|λ|, 1e-10·max|λ|)
+        # H not numerically PD: shifted Newton, (H + μI) p = −g, μ = −λ_min + _SHIFT·max|λ|
         lam, V = jnp.linalg.eigh(H)
-        floor = 1e-10 * jnp.maximum(jnp.max(jnp.abs(lam)), jnp.finfo(jnp.float64).tiny)
-        return -(V @ ((V.T @ g) / jnp.maximum(jnp.abs(lam), floor)))
+        return -(V @ ((V.T @ g) / _shifted_eigenvalues(jnp, lam)))
 
     p = jax.lax.cond(pd, newton_dir, modified_dir, None)
     return _armijo_step(A, b, w2, x, u, L0, g, p)
@@ -335,8 +343,14 @@ def _host_direction(H, g, safeguard: bool):
     if not safeguard:
         return None
     lam, V = np.linalg.eigh(H)
-    floor = 1e-10 * max(float(np.max(np.abs(lam))), np.finfo(np.float64).tiny)
-    return -(V @ ((V.T @ g) / np.maximum(np.abs(lam), floor)))
+    return -(V @ ((V.T @ g) / _shifted_eigenvalues(np, lam)))
+
+
+def _shifted_eigenvalues(xp, lam):
+    """Eigenvalues of H + μI, μ = −λ_min + _SHIFT·max|λ| (floored at the smallest normal
+    number so that H = 0 gives a huge but finite step that the line search cuts back)."""
+    shift = xp.maximum(_SHIFT * xp.max(xp.abs(lam)), xp.finfo(xp.float64).tiny)
+    return lam - xp.min(lam) + shift
 
 
 def _armijo_step(A, b, w2, x, u, L0, g, p):
@@ -512,6 +526,114 @@ def _sampled_hessian(A, keep, weights, f, v, kappa1, *, capacity: int, rank2: bo
     return _symmetrize(H)
 
 
+# --- split-Hessian Newton (one pass over A per iteration) -----------------------------------
+
+# Rows per block of the one-pass state kernel (a 2048 × d block stays in cache between its two
+# uses) and of the set-up Gram kernel.
+_PASS_BLOCK = 2048
+_SETUP_BLOCK = 4096
+
+
+def _blocked_scan(body, carry, arrays, block: int):
+    """Run ``carry, out = body(carry, *block_slices)`` over consecutive row blocks of
+    ``arrays`` (a scan over the full blocks, then one call on the remainder) and concatenate
+    the per-row outputs (``out`` may be a tuple of per-row arrays)."""
+    n = arrays[0].shape[0]
+    nfull = n // block
+    split = nfull * block
+    outs = []
+    if nfull:
+        stacked = tuple(a[:split].reshape((nfull, block) + a.shape[1:]) for a in arrays)
+        carry, out = jax.lax.scan(lambda c, xs: body(c, *xs), carry, stacked)
+        outs.append(jax.tree_util.tree_map(lambda o: o.reshape((split,) + o.shape[2:]), out))
+    if split < n:
+        carry, out = body(carry, *(a[split:] for a in arrays))
+        outs.append(out)
+    if len(outs) == 1:
+        return carry, outs[0]
+    return carry, jax.tree_util.tree_map(lambda *o: jnp.concatenate(o), *outs)
+
+
+def _state_block(x, carry, a, bk, wk):
+    """One row block of the one-pass state (see :func:`_one_pass_state`)."""
+    m, V = carry
+    u = a @ x
+    m_new = jnp.maximum(m, jnp.max(u))
+    scale = jnp.exp(m - m_new)
+    e = jnp.exp(u - m_new)
+    V = V * jnp.stack([scale, scale * scale, scale, jnp.ones_like(scale)])[:, None]
+    V = V + jnp.stack([e, e * e, bk * e, wk * u]) @ a
+    return (m_new, V), u
+
+
+def _state_carry0(d: int):
+    return jnp.asarray(-jnp.inf, jnp.float64), jnp.zeros((4, d), jnp.float64)
+
+
+def _finish_state(m, V, u, b, w2):
+    """From the block sums: (u, L, ∇L, ‖∇L‖, Aᵀf, Aᵀv, κ₁, E), see :func:`_one_pass_state`."""
+    e = jnp.exp(u - m)
+    alpha = jnp.sum(e)
+    f = e / alpha
+    c = f - b
+    cf = jnp.dot(c, f)
+    L = 0.5 * jnp.dot(c, c) + 0.5 * jnp.dot(w2, u * u)
+    at_ff = V[1] / (alpha * alpha)
+    at_bf = V[2] / alpha
+    af = V[0] / alpha
+    g = at_ff - at_bf - cf * af + V[3]
+    av = 2.0 * at_ff - at_bf
+    kappa1 = 3.0 * jnp.dot(f, f) - 2.0 * jnp.dot(b, f)
+    E = f * (2.0 * f - b) - cf * f
+    return u, L, g, jnp.linalg.norm(g), af, av, kappa1, E
+
+
+@jax.jit
+def _one_pass_state(A, b, w2, x):
+    """Everything an iteration needs at x, reading A once (row blocks, online softmax).
+
+    Per block: u = a x, then [e; e²; b∘e; w²∘u]ᵀ-weighted row sums of a, with e = exp(u − m)
+    for the running maximum m (earlier sums are rescaled when m grows, as in an online
+    softmax).  With α = Σe, f = e/α: Aᵀ(f∘c) = Aᵀe²/α² − Aᵀ(b∘e)/α, Aᵀf = Aᵀe/α,
+    Aᵀv = 2Aᵀe²/α² − Aᵀ(b∘e)/α (v = f∘(2f − b)), so the gradient (def.grad_L) and the rank-2
+    part of the Hessian (def.B_rank_diag) come from one pass.
+    Returns u, L, ∇L, ‖∇L‖, Aᵀf, Aᵀv, κ₁ and E = v − ⟨c,f⟩f (B_diag, the x-dependent diagonal).
+    """
+    (m, V), u = _blocked_scan(partial(_state_block, x), _state_carry0(A.shape[1]), (A, b, w2),
+                              _PASS_BLOCK)
+    return _finish_state(m, V, u, b, w2)
+
+
+@partial(jax.jit, static_argnames=("gram_dtype",))
+def _split_setup(A, b, w2, x, *, gram_dtype: str):
+    """One pass over A for the set-up and the state at the start x.
+
+    Returns G = AᵀW²A (the constant part of every Hessian) and the squared row norms ‖a_i‖²,
+    both computed from the block cast to ``gram_dtype`` (G summed in float64 over blocks),
+    whether both are finite, and :func:`_one_pass_state` at x from the same blocks.  A NaN or
+    inf entry of A makes G non-finite (NaN·0 = NaN, inf² = inf on G's diagonal), so this
+    doubles as the finiteness check of A."""
+    d = A.shape[1]
+    dt = jnp.dtype(gram_dtype)
+
+    def body(carry, a, bk, wk):
+        G, sc = carry
+        a_low = a.astype(dt)
+        G = G + ((a_low * wk.astype(dt)[:, None]).T @ a_low).astype(jnp.float64)
+        sc, u = _state_block(x, sc, a, bk, wk)
+        return (G, sc), (u, jnp.sum(a_low * a_low, axis=1).astype(jnp.float64))
+
+    carry0 = (jnp.zeros((d, d), jnp.float64), _state_carry0(d))
+    (G, (m, V)), (u, rn2) = _blocked_scan(body, carry0, (A, b, w2), _SETUP_BLOCK)
+    finite = jnp.all(jnp.isfinite(G)) & jnp.all(jnp.isfinite(rn2))
+    return _symmetrize(G), rn2, finite, _finish_state(m, V, u, b, w2)
+
+
+@jax.jit
+def _loss_along(u, Ap, t, b, w2):
+    return _loss_u(u + t * Ap, b, w2)
+
+
 # --------------------------------------------------------------------------------------------
 # Public functions
 # --------------------------------------------------------------------------------------------
@@ -594,8 +716,8 @@ def sample_size(d: int, *, eps0: float, delta: float) -> float:
     return 3.0 * math.log(2.0 * d / delta) / eps0 ** 2
 
 
-def _prepare_solve(A, b, w, x0, tol, max_iter, callback):
-    A, b, w = _validate_problem(A, b, w)
+def _prepare_solve(A, b, w, x0, tol, max_iter, callback, check_A_finite: bool = True):
+    A, b, w = _validate_problem(A, b, w, check_A_finite)
     d = A.shape[1]
     x = jnp.zeros((d,), jnp.float64) if x0 is None else _validate_x(x0, d, "x0")
     tol = _check_real("tol", tol, lo=0.0, lo_open=False)
@@ -683,8 +805,8 @@ def exact_newton(A, b, w, *, x0=None, tol: float = 1e-10, max_iter: int = 100,
     x_{t+1} = x_t + s_t p_t with H(x_t) p_t = −∇L(x_t), H = Aᵀ(B(x_t) + W²)A formed
     in O(n d²) (see :func:`hessian`).  Safeguard (for instances outside the theory, e.g. weak
     regularisation where H is not PD): when the Cholesky factorisation of H fails, p_t is the
-    eigenvalue-modified direction −V diag(1/max(|λ|, 1e-10 max|λ|)) Vᵀ∇L (H = VΛVᵀ), a descent
-    direction; step s_t by halving from 1
+    shifted direction −(H + μI)⁻¹∇L, μ = −λ_min(H) + 0.01·max|λ(H)| (the form of a trust-region
+    step), a descent direction; step s_t by halving from 1
     until the Armijo condition L(x + s p) ≤ L(x) + 1e-4 s ∇Lᵀp holds.  Under lem6.3.part1
     (w_i² ≥ 4 + l/σ_min(A)²) H ⪰ l I, so p_t is the Newton direction, and near x* the full step is taken, so the
     iteration is the plain Newton method with quadratic convergence.
@@ -819,6 +941,140 @@ def approximate_newton(A, b, w, *, key=None, seed: int | None = None, eps0: floa
     if leverage == "sketch":
         return _newton_loop_fused(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
     return _newton_loop(A, b, w2, x, tol, max_iter, callback, bool(safeguard), hess)
+
+
+def _split_hessian(G, A_host, rn2, E, af, av, kappa1, samples: int, rng):
+    """H̃ = G + Aᵀ Ẽ A + rank-2 part (see :func:`split_newton`); returns (H̃, rows sampled)."""
+    q = np.abs(E) * rn2
+    total = float(q.sum())
+    H = G.copy()
+    k = 0
+    if total > 0.0:
+        # n ≤ samples: every row exactly (p = 1), no sampling noise on small problems
+        p = np.minimum(1.0, (samples / total) * q) if q.shape[0] > samples else np.ones_like(q)
+        idx = np.flatnonzero(rng.random(q.shape[0]) < p)
+        k = int(idx.size)
+        if k:
+            a = A_host[idx]
+            H += (a * (E[idx] / p[idx])[:, None]).T @ a
+    H += kappa1 * np.outer(af, af) - np.outer(av, af) - np.outer(af, av)
+    return 0.5 * (H + H.T), k
+
+
+def _armijo_accepts(L0: float, Lt: float, gtp: float, t: float) -> bool:
+    """The acceptance rule of :func:`_armijo_step`, on the host."""
+    if not math.isfinite(Lt):
+        return False
+    noise = 64.0 * np.finfo(np.float64).eps * (abs(L0) + np.finfo(np.float64).tiny)
+    return Lt <= L0 + _ARMIJO_C * t * gtp or (t == 1.0 and -gtp <= noise)
+
+
+def split_newton(A, b, w, *, seed: int, x0=None, tol: float = 1e-10, max_iter: int = 100,
+                 samples: int | None = None, gram_dtype: str = "float64", safeguard: bool = True,
+                 callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
+    """Approximate Newton with a split Hessian and one pass over A per iteration.
+
+    Not the paper's Algorithm 1 but the same idea (an approximate Hessian AᵀD̃A, exact gradient)
+    with a different sparsifier, built for large n.  The Hessian (def.hessian_L) is
+
+        ∇²L(x) = Aᵀ W² A + Aᵀ diag(E(x)) A + rank-2 part,   E = v − ⟨c,f⟩f  (B_diag)
+
+    and the first term does not depend on x.  So:
+
+    1. Set-up, once (in the same pass over A as the state at x0): G = AᵀW²A, accumulated per row block in ``gram_dtype``
+       ("float64", or "float32": about twice as fast; G then has relative error ~1e-7·√n
+       per entry, which only changes the step, never the gradient, so the limit point is the
+       same, but it needs κ(WA)² ≪ 1e7 to stay a good model) and the row norms ‖a_i‖² (used
+       only for sampling probabilities).  This pass also checks that A is finite.
+    2. Per iteration, H̃ = G + Aᵀ Ẽ A + the exact rank-2 part, where Ẽ samples E with
+       probabilities p_i = min(1, ``samples``·q_i/Σq), q_i = |E_i|‖a_i‖², weights E_i/p_i
+       (Horvitz–Thompson, so E[Ẽ] = AᵀEA; rows with p_i = 1, e.g. under the peaks of f or b,
+       are exact; if n ≤ ``samples`` every row is).  E is concentrated where f is large, so
+       few rows are drawn.
+    3. Direction p = −H̃⁻¹∇L (Cholesky; if H̃ is not PD and ``safeguard``, the
+       shifted direction of :func:`exact_newton`), full step tried first.
+    4. One pass over A at x + p (:func:`_one_pass_state`) gives u = A(x + p), L, ∇L, Aᵀf, Aᵀv
+       and E at the new point.  If the Armijo rule rejects the full step, the line search
+       halves t on L(u + t·Ap) with Ap = A(x + p) − Ax (O(n) each, no pass over A) and one
+       more pass is made at the accepted point.
+
+    So an accepted full step costs one read of A (the other solvers read it two or three
+    times) plus O(k d²) for the k sampled rows.  Randomness: ``seed`` (numpy PCG64), so runs are
+    reproducible.
+
+    **Arguments:** as :func:`exact_newton`, plus ``seed`` (int ≥ 0), ``samples`` (expected
+    number of sampled rows of the E part, default 32d) and ``gram_dtype`` ("float64" or
+    "float32").
+
+    **Returns:** :class:`NewtonResult`; ``sample_sizes[t]`` = rows drawn for Ẽ at iteration t.
+    """
+    A, b, w2, x, tol, max_iter = _prepare_solve(A, b, w, x0, tol, max_iter, callback,
+                                                 check_A_finite=False)
+    seed = _check_int("seed", seed, lo=0)
+    n, d = A.shape
+    samples = 32 * d if samples is None else _check_int("samples", samples, lo=1)
+    if gram_dtype not in ("float64", "float32"):
+        raise ValueError(f"gram_dtype={gram_dtype!r} must be 'float64' or 'float32'")
+    rng = np.random.default_rng(seed)
+    G, rn2, finite, state = _split_setup(A, b, w2, x, gram_dtype=gram_dtype)
+    if not bool(finite):
+        if not bool(_all_finite(A)):
+            raise ValueError("A must be finite (contains NaN or inf)")
+        raise ValueError(f"A (max |A_ij| = {float(jnp.max(jnp.abs(A))):.3g}) must be small enough "
+                         f"that AᵀW²A and the row norms are finite in gram_dtype={gram_dtype!r}")
+    G, rn2, A_host = np.asarray(G), np.asarray(rn2), np.asarray(A)
+    # The host work per iteration is d × d (or k × d for the k sampled rows): one BLAS thread.
+    # A multi-threaded OpenBLAS pool left spinning competes with XLA's threads for the cores
+    # during the passes over A (measured: 0.95-1.16 s instead of 0.77 s per solve at n = 2^18).
+    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
+        return _split_newton_loop(A, b, w2, x, tol, max_iter, callback, bool(safeguard),
+                                  G, rn2, A_host, samples, rng, state)
+
+
+def _split_newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, G, rn2, A_host,
+                       samples, rng, state):
+    history = [float(state[3])]
+    sizes: list[int] = []
+    it = 0
+    stop = bool(callback(np.asarray(x))) if callback is not None else False
+    while not stop and history[-1] > tol and it < max_iter:
+        u, L0, g, _, af, av, kappa1, E = state
+        H, k = _split_hessian(G, A_host, rn2, np.asarray(E), np.asarray(af), np.asarray(av),
+                              float(kappa1), samples, rng)
+        g_host = np.asarray(g)
+        p = _host_direction(H, g_host, safeguard)
+        if p is None:
+            break
+        gtp = float(g_host @ p)
+        if safeguard and not (math.isfinite(gtp) and gtp < 0):
+            break  # no descent direction (g = 0 to rounding)
+        x_new = x + p
+        new = _one_pass_state(A, b, w2, x_new)
+        if safeguard and not _armijo_accepts(float(L0), float(new[1]), gtp, 1.0):
+            Ap = new[0] - u
+            t, found = 1.0, False
+            for _ in range(_MAX_HALVINGS):
+                t *= 0.5
+                if _armijo_accepts(float(L0), float(_loss_along(u, Ap, t, b, w2)), gtp, t):
+                    found = True
+                    break
+            if not found:
+                break
+            x_new = x + t * p
+            new = _one_pass_state(A, b, w2, x_new)
+        it += 1
+        sizes.append(k)
+        x, state = x_new, new
+        history.append(float(state[3]))
+        if callback is not None and bool(callback(np.asarray(x))):
+            break
+    return NewtonResult(
+        x=np.asarray(x),
+        iterations=it,
+        grad_norm_history=np.asarray(history, dtype=np.float64),
+        converged=bool(history[-1] <= tol),
+        sample_sizes=np.asarray(sizes, dtype=np.int64),
+    )
 
 
 def sparsify(A, D, *, eps0: float, delta: float, seed: int) -> np.ndarray:

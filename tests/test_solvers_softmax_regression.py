@@ -280,6 +280,117 @@ def test_approximate_newton_leverage_option_validated():
         sr.approximate_newton(A, b, w, seed=0, leverage="fast")
 
 
+# ------------------------------------------------------------------------ split-Hessian Newton
+
+@pytest.mark.parametrize("n,shift_row", [(7, 3), (2048, 2047), (5000, 4321)])
+def test_one_pass_state_matches_two_pass_formulas(n, shift_row):
+    """The one-pass kernel (online softmax over row blocks; n = 5000 has a remainder block and
+    its largest logit in a late block, so the running maximum is rescaled) gives the same L,
+    ∇L, Aᵀf, Aᵀv, κ₁ and E = B_diag as the two-pass closed forms, to rounding."""
+    A, b, w, x = _instance(n, 4, seed=3, peaked=True)
+    A[shift_row] = 40.0 * x / np.linalg.norm(x) ** 2  # logit 40 at a late row
+    w2 = w * w
+    u, L, g, gn, af, av, kappa1, E = sr._one_pass_state(*(jnp.asarray(t) for t in (A, b, w2, x)))
+    bdiag, f, v, k1 = sr._kernel_parts(jnp.asarray(A @ x), jnp.asarray(b))
+    scale = 1.0 + np.abs(A).sum(axis=0).max()
+    checks = {
+        "u": (u, A @ x),
+        "L": (L, sr.loss(A, b, w, x)),
+        "grad": (g, sr.gradient(A, b, w, x)),
+        "A^T f": (af, np.asarray(f) @ A),
+        "A^T v": (av, np.asarray(v) @ A),
+        "kappa1": (kappa1, k1),
+        "E": (E, bdiag),
+    }
+    for name, (got, want) in checks.items():
+        err = np.max(np.abs(np.asarray(got) - np.asarray(want)))
+        assert err <= 1e-13 * scale, f"{name}: one-pass vs two-pass differ by {err:.3e} (n={n})"
+    assert float(gn) == pytest.approx(float(np.linalg.norm(np.asarray(g))), rel=1e-15)
+
+
+@pytest.mark.parametrize("gram_dtype", ["float64", "float32"])
+def test_split_newton_theory_instance(gram_dtype):
+    """Inside the theory (∇²L ⪰ l I): split Newton reaches the exact-Newton minimiser."""
+    A, b, w = _theory_instance(n=3000, d=4, seed=6)
+    ex = sr.exact_newton(A, b, w, tol=1e-14)
+    res = sr.split_newton(A, b, w, seed=0, tol=1e-13, gram_dtype=gram_dtype)
+    assert res.converged, f"not converged: ‖∇L‖ history={res.grad_norm_history}"
+    assert np.linalg.norm(res.x - ex.x) <= 1e-10, f"x={res.x} vs exact-Newton x*={ex.x}"
+    assert res.iterations <= ex.iterations + 3, \
+        f"{res.iterations} iterations vs exact Newton's {ex.iterations}: Hessian model too poor"
+
+
+@pytest.mark.parametrize("gram_dtype", ["float64", "float32"])
+def test_split_newton_weak_regularisation_samples(gram_dtype):
+    """Outside the theory (peaked b, weak w, indefinite ∇²L on the way): the E part is
+    sampled (fewer rows than n) and the safeguarded iteration still reaches the minimiser
+    exact Newton finds from the same start."""
+    A, b, _, _ = _instance(3000, 5, seed=8, peaked=True)
+    A = 8.0 * A
+    w = np.geomspace(0.01, 1.0, 3000)
+    ex = sr.exact_newton(A, b, w, tol=1e-13, max_iter=200)
+    res = sr.split_newton(A, b, w, seed=3, samples=40, tol=1e-12, max_iter=300,
+                          gram_dtype=gram_dtype)
+    assert res.converged, f"not converged: ‖∇L‖ history tail={res.grad_norm_history[-3:]}"
+    assert np.linalg.norm(res.x - ex.x) <= 1e-8, f"x={res.x} vs exact-Newton x*={ex.x}"
+    assert res.sample_sizes.size == res.iterations
+    assert np.all(res.sample_sizes < 3000), f"sample_sizes={res.sample_sizes}: nothing was sampled"
+
+
+def test_split_newton_reproducible():
+    """Same seed ⇒ identical run; another seed ⇒ other samples (sampling active: n > samples)."""
+    A, b, _, _ = _instance(3000, 5, seed=9)
+    w = np.geomspace(0.01, 1.0, 3000)
+    kw = dict(samples=40, tol=0.0, max_iter=4, x0=np.full(5, 0.5))
+    r1 = sr.split_newton(A, b, w, seed=5, **kw)
+    r2 = sr.split_newton(A, b, w, seed=5, **kw)
+    r3 = sr.split_newton(A, b, w, seed=6, **kw)
+    assert np.array_equal(r1.x, r2.x) and np.array_equal(r1.sample_sizes, r2.sample_sizes), \
+        "seed=5 twice gave different runs"
+    assert not np.array_equal(r1.x, r3.x), "seeds 5 and 6 gave identical iterates"
+
+
+@pytest.mark.parametrize("kwargs,name,rule", [
+    (dict(seed=-1), "seed", "integer"),
+    (dict(seed=1.5), "seed", "integer"),
+    (dict(seed=0, samples=0), "samples", "integer"),
+    (dict(seed=0, gram_dtype="float16"), "gram_dtype", "float64"),
+])
+def test_split_newton_options_validated(kwargs, name, rule):
+    g = _good()
+    with pytest.raises(ValueError) as info:
+        sr.split_newton(g["A"], g["b"], g["w"], **kwargs)
+    msg = str(info.value)
+    assert msg.startswith(name) and rule in msg, f"message {msg!r} should name {name!r} and {rule!r}"
+
+
+def test_split_newton_requires_seed():
+    """The seed is a required keyword (randomised code takes an explicit seed)."""
+    g = _good()
+    with pytest.raises(TypeError, match="seed"):
+        sr.split_newton(g["A"], g["b"], g["w"])
+
+
+@pytest.mark.parametrize("gram_dtype", ["float64", "float32"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_split_newton_nonfinite_A(gram_dtype, bad):
+    """split_newton checks A's finiteness in its set-up pass, not separately: still a
+    ValueError naming A and the rule."""
+    g = _good()
+    A = g["A"].copy()
+    A[4, 1] = bad
+    with pytest.raises(ValueError, match=r"^A must be finite"):
+        sr.split_newton(A, g["b"], g["w"], seed=0, gram_dtype=gram_dtype)
+
+
+def test_split_newton_float32_overflow_explained():
+    """Finite but huge A overflows a float32 Gram: the error says so (not 'not finite')."""
+    g = _good()
+    A = g["A"] * 1e30
+    with pytest.raises(ValueError, match=r"^A \(max \|A_ij\|.*gram_dtype='float32'"):
+        sr.split_newton(A, g["b"], g["w"], seed=0, gram_dtype="float32")
+
+
 # ---------------------------------------------------------------------------------- validation
 
 def _good():
@@ -316,7 +427,7 @@ def test_bad_input_raises(fn, name, make, rule):
     assert rule in msg, f"message {msg!r} should state the rule ({rule!r}) [{fn}]"
 
 
-@pytest.mark.parametrize("solver", ["exact_newton", "approximate_newton"])
+@pytest.mark.parametrize("solver", ["exact_newton", "approximate_newton", "split_newton"])
 @pytest.mark.parametrize("kwargs,name", [
     (dict(tol=-1.0), "tol"),
     (dict(tol=float("nan")), "tol"),
@@ -328,7 +439,7 @@ def test_bad_input_raises(fn, name, make, rule):
 def test_solver_bad_options_raise(solver, kwargs, name):
     """Solver options are validated up front."""
     g = _good()
-    extra = dict(seed=0) if solver == "approximate_newton" else {}
+    extra = dict(seed=0) if solver != "exact_newton" else {}
     with pytest.raises(ValueError) as info:
         getattr(sr, solver)(g["A"], g["b"], g["w"], **kwargs, **extra)
     assert name in str(info.value), f"message {str(info.value)!r} should name {name!r}"
