@@ -259,6 +259,8 @@ def bench_instance(label, A, b, w, x0, repeats, budget, seed):
     calls = []
     sr.approximate_newton(Aj, bj, wj, x0=x0, seed=0, tol=0.0, max_iter=500, leverage="sketch",
                           eps0=SKETCH_EPS0, callback=lambda x: calls.append(0) or len(calls) > 2)
+    for gram in ("float64", "float32"):  # and split Newton's line-search kernel, if it is used
+        sr.split_newton(Aj, bj, wj, x0=x0, seed=0, tol=0.0, max_iter=3, gram_dtype=gram)
     H = np.linalg.eigvalsh(np.asarray(sr.hessian(Aj, bj, wj, xstar)))
     H0 = np.linalg.eigvalsh(np.asarray(sr.hessian(Aj, bj, wj, x0)))
     info = (f"‖x*‖={np.linalg.norm(xstar):.3g}, ‖x0−x*‖={np.linalg.norm(x0 - xstar):.3g}, "

@@ -85,6 +85,16 @@ def test_solvers_adapter_passes_the_validator(name, capsys):
     assert "1 passed, 0 failed" in out, out
 
 
+def test_split_newton_passes_the_solve_contract(capsys):
+    """split_newton (float32 Gram, sampled E part) as a user's softmax_solve passes the validator:
+    its x matches the oracle's 50-digit minimiser within the softmax_solve tolerance."""
+    code = validate("tests.toy.split_newton_solve", profile="ci", functions=["softmax_solve"],
+                    include_claims=False)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "1 passed, 0 failed" in out, out
+
+
 def test_validator_runs_claims_that_use_the_functions(capsys):
     """The claims part of the validator: a module defining ``srht_bits`` gets the subspace-embedding
     claim that uses it judged on its sketches (here the project's own solver)."""
