@@ -981,11 +981,12 @@ def split_newton(A, b, w, *, seed: int, x0=None, tol: float = 1e-10, max_iter: i
 
     and the first term does not depend on x.  So:
 
-    1. Set-up, once (in the same pass over A as the state at x0): G = AᵀW²A, accumulated per row block in ``gram_dtype``
-       ("float64", or "float32": about twice as fast; G then has relative error ~1e-7·√n
-       per entry, which only changes the step, never the gradient, so the limit point is the
-       same, but it needs κ(WA)² ≪ 1e7 to stay a good model) and the row norms ‖a_i‖² (used
-       only for sampling probabilities).  This pass also checks that A is finite.
+    1. Set-up, once (in the same pass over A as the state at x0): G = AᵀW²A, accumulated per
+       row block in ``gram_dtype`` ("float64", or "float32": about twice as fast; G then has
+       relative error ~1e-7·√n per entry, which only changes the step, never the gradient, so
+       the limit point is the same, but it needs κ(WA)² ≪ 1e7 to stay a good model) and the
+       row norms ‖a_i‖² (used only for sampling probabilities).  This pass also checks that A
+       is finite.
     2. Per iteration, H̃ = G + Aᵀ Ẽ A + the exact rank-2 part, where Ẽ samples E with
        probabilities p_i = min(1, ``samples``·q_i/Σq), q_i = |E_i|‖a_i‖², weights E_i/p_i
        (Horvitz–Thompson, so E[Ẽ] = AᵀEA; rows with p_i = 1, e.g. under the peaks of f or b,
