@@ -360,6 +360,9 @@ def main(argv=None):
     parser.add_argument("--budget", type=float, default=60.0,
                         help="seconds per solver run before giving up")
     parser.add_argument("--no-per-iteration", action="store_true")
+    parser.add_argument("--instances", nargs="+", choices=["a16", "b18", "b20"],
+                        default=["a16", "b18", "b20"],
+                        help="which instances of the full run (default: all three)")
     args = parser.parse_args(argv)
     d = 128
     if args.quick:
@@ -367,9 +370,10 @@ def main(argv=None):
         d, args.budget, args.repeats = 32, min(args.budget, 5.0), 1
         args.no_per_iteration = True
     else:
-        cases = [("(a) n=2^16", paper_instance, 1 << 16),
-                 ("(b) n=2^18", hard_instance, 1 << 18),
-                 ("(b) n=2^20", hard_instance, 1 << 20)]
+        all_cases = {"a16": ("(a) n=2^16", paper_instance, 1 << 16),
+                     "b18": ("(b) n=2^18", hard_instance, 1 << 18),
+                     "b20": ("(b) n=2^20", hard_instance, 1 << 20)}
+        cases = [all_cases[k] for k in args.instances]
     print(machine_info(), flush=True)
     print(f"d={d}, stop at ‖x − x*‖ ≤ {STOP:g}, budget {args.budget:g} s, repeats {args.repeats}",
           flush=True)

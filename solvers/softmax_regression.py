@@ -969,6 +969,27 @@ def _armijo_accepts(L0: float, Lt: float, gtp: float, t: float) -> bool:
     return Lt <= L0 + _ARMIJO_C * t * gtp or (t == 1.0 and -gtp <= noise)
 
 
+def _best_halving(u, Ap, b, w2, L0: float, gtp: float):
+    """Line search of :func:`split_newton` after a rejected full step: t = 2^-k for the
+    first k ≥ 1 that satisfies Armijo, then further halvings while L keeps decreasing
+    (each trial is O(n) on u + t·Ap; the pass over A that follows is the expensive part, so
+    the best point of the halving sequence is worth a few more trials).  None if no t works."""
+    t, Lt = 1.0, None
+    for _ in range(_MAX_HALVINGS):
+        t *= 0.5
+        Lt = float(_loss_along(u, Ap, t, b, w2))
+        if _armijo_accepts(L0, Lt, gtp, t):
+            break
+    else:
+        return None
+    while t > 2.0 ** -_MAX_HALVINGS:
+        L_half = float(_loss_along(u, Ap, 0.5 * t, b, w2))
+        if not L_half < Lt:
+            break
+        t, Lt = 0.5 * t, L_half
+    return t
+
+
 def split_newton(A, b, w, *, seed: int, x0=None, tol: float = 1e-10, max_iter: int = 100,
                  samples: int | None = None, gram_dtype: str = "float64", safeguard: bool = True,
                  callback: Callable[[np.ndarray], bool] | None = None) -> NewtonResult:
@@ -1053,13 +1074,8 @@ def _split_newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, G, rn2, 
         new = _one_pass_state(A, b, w2, x_new)
         if safeguard and not _armijo_accepts(float(L0), float(new[1]), gtp, 1.0):
             Ap = new[0] - u
-            t, found = 1.0, False
-            for _ in range(_MAX_HALVINGS):
-                t *= 0.5
-                if _armijo_accepts(float(L0), float(_loss_along(u, Ap, t, b, w2)), gtp, t):
-                    found = True
-                    break
-            if not found:
+            t = _best_halving(u, Ap, b, w2, float(L0), gtp)
+            if t is None:
                 break
             x_new = x + t * p
             new = _one_pass_state(A, b, w2, x_new)
