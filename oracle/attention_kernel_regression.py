@@ -264,6 +264,21 @@ def psd_power(A, j: int):
     return out
 
 
+def exp_kernel(X):
+    """The attention kernel A = exp(XXᵀ), entrywise (lemB.4); PSD by the Schur product theorem."""
+    X = _mat(X, "X")
+    G = X * X.T
+    return mp.matrix([[mp.exp(G[i, j]) for j in range(G.cols)] for i in range(G.rows)])
+
+
+def psd_sqrt(A):
+    """The PSD square root Q diag(√max(λ, 0)) Qᵀ of a symmetric PSD A (eigenvalues below 0 can
+    only come from rounding of a PSD matrix and are clamped)."""
+    A = _mat(A, "A")
+    lam, Q = mp.eigsy(linalg.symmetric_part(A))
+    return Q * mp.diag([mp.sqrt(max(v, 0)) for v in lam]) * Q.T
+
+
 def _full_column_rank(A, name="A"):
     if A.rows < A.cols:
         raise ValueError(f"{name} is {A.rows}x{A.cols}; it must be tall (rows >= cols) with full column rank")

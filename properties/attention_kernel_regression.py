@@ -373,6 +373,67 @@ def factB_3(G):
     return le(sides)
 
 
+def _b4_instances():
+    """X (n ≤ 5, d ≤ 3) rescaled so that max|XXᵀ| = r0 (attained on the diagonal, Cauchy–Schwarz),
+    r = r0·(1 + slack) (slack 0 makes hypothesis (2) tight), ε = θ·min(0.1, ¼e^{−4r}), and the
+    perturbation B = A^{1/2}(I + E)A^{1/2}, ‖E‖ ≤ ε, in one of three shapes: E = s·εI (B = (1 ± ε)A,
+    the upper end's extremal case), a rank-2 E along A^{1/2}e_i, A^{1/2}e_j (the adversarial
+    shape of the spec), or a drawn symmetric E."""
+    def build(X):
+        n = X.shape[0]
+        return st.tuples(st.just(X), scalars(0.01, 1.5), st.one_of(st.just(0.0), scalars(0.0, 1.0)),
+                         scalars(0.0, 1.0).map(lambda t: max(t, 1e-3)), scalars(-1.0, 1.0),
+                         st.sampled_from(["identity", "pair", "random"]),
+                         st.integers(0, n - 1), st.integers(0, n - 1), matrices(n, n))
+    X = dims(1, 5).flatmap(lambda n: matrices(n, dims(1, 3)))
+    return X.filter(lambda X: np.any(X)).flatmap(build)
+
+
+@claim("attention_kernel_regression.lemB.4",
+       statement="A = exp(XXᵀ), ε ∈ (0, 0.1), ε ≤ ¼e^{−4r}, A_ij ∈ [e^{−r}, e^r], (1−ε)A ⪯ B ⪯ (1+ε)A "
+                 "⇒ B_ij ∈ [(1−√ε)e^{−r}, (1+ε)e^r] for all i, j",
+       hypotheses="X ∈ R^{n×d}, n ≤ 5, d ≤ 3, rescaled to max|XXᵀ| = r0 ∈ [0.01, 1.5]; r ≥ r0 (so (2) holds); "
+                  "ε = θ·min(0.1, ¼e^{−4r}); B = A^{1/2}(I + E)A^{1/2} with symmetric ‖E‖₂ ≤ ε (so (3) holds): "
+                  "E = s·εI, a rank-2 E along A^{1/2}e_i, A^{1/2}e_j, or a drawn E scaled to norm s·ε",
+       expected="verified", strategy=_b4_instances,
+       notes="Both ends judged; the worse one is reported. The upper end is tight (B = (1+ε)A at slack 0 "
+             "attains B_ii = (1+ε)e^r: ratio 1). The proof's last line states the upper end (1−ε)e^r, which "
+             "is false for the same B (spec); a sharper true bound is |B_ij − A_ij| ≤ ε√(A_ii A_jj).")
+def lemB_4(inst):
+    """attention_kernel_regression.lemB.4."""
+    X, r0, slack, theta, s, shape, i, j, M = inst
+    Xm = to_mp(X)
+    scale = mp.sqrt(mp.mpf(r0) / max(abs(v) for v in (Xm * Xm.T)))
+    Xm = Xm * scale
+    r = mp.mpf(r0) * (1 + mp.mpf(slack))
+    eps = mp.mpf(theta) * min(mp.mpf("0.1"), mp.exp(-4 * r) / 4)
+    n = Xm.rows
+
+    def sides():
+        A = O.exp_kernel(Xm)
+        R = O.psd_sqrt(A)
+        if shape == "identity" or (shape == "pair" and i == j):
+            E = mp.eye(n) * (mp.mpf(s) * eps)
+        else:
+            if shape == "pair":
+                u, v = R[:, i], R[:, j]
+                F = u * v.T + v * u.T
+            else:
+                F = linalg.symmetric_part(to_mp(M))
+            nrm = linalg.spectral_norm(F)
+            if nrm == 0:
+                E = mp.zeros(n, n)
+            else:
+                E = F * (mp.mpf(s) * eps / nrm)
+        B = R * (mp.eye(n) + E) * R.T
+        lo, hi = (1 - mp.sqrt(eps)) * mp.exp(-r), (1 + eps) * mp.exp(r)
+        pairs = [(B[a, c], hi) for a in range(n) for c in range(n)]
+        pairs += [(lo, B[a, c]) for a in range(n) for c in range(n)]
+        return max(pairs, key=lambda mb: (mb[0] - mb[1]) / abs(mb[1]) if mb[1] != 0 else mp.inf)
+
+    return le(sides)
+
+
 @claim("attention_kernel_regression.factD.1",
        statement="(∀ unit x: 1−ε ≤ ‖Ax‖² ≤ 1+ε) ⇔ ‖AᵀA − I‖ ≤ ε",
        hypotheses="any A ∈ R^{n×d}, ε ≥ 0; judged as the identity max_{‖x‖=1}|‖Ax‖² − 1| = ‖AᵀA − I‖ "
