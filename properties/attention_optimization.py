@@ -2,8 +2,9 @@
 and SVM Trick, and Solving It in Matrix Multiplication Time" (Gao, Song, Wang, Yin 2023; paper 003).
 
 Spec: shared/spec/attention_optimization.md, §4.1 (Facts 4.1–4.4 of Sec 4.1 and the cited
-matrix-multiplication fact of Sec 4.7).  Each check is named after its claim id; the oracle judges at
-50+ digits from the exact float64 instance.
+matrix-multiplication fact of Sec 4.7), §4.2 (reformulation identities) and §4.3–4.4 (the gradient
+identities of Lemmas 5.1 and 5.2, judged against numerical differentiation at 50 digits).  Each
+check is named after its claim id; the oracle judges at 50+ digits from the exact float64 instance.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
-from oracle import linalg, to_mp
+from oracle import attention_optimization as O
+from oracle import derivatives, linalg, to_mp
 from oracle.attention_optimization import classical_matmul, diag, exp_entrywise, hadamard, inner, ones
 
 from .compare import eq, float_outcome, le, loewner
 from .registry import claim
-from .strategies import dims, elements, scalars, vectors
+from .strategies import dims, elements, matrices, scalars, vectors
 
 PAPER = "attention_optimization"
 
@@ -332,3 +334,275 @@ def fact4_mm(inst):
     a, b, c = inst
     return float_outcome(max(counts) / min(counts), 1.0,
                          note=f"multiplications over the orders of {(a, b, c)}: {sorted(set(counts))}")
+
+
+# ---------------------------------------------------------------------------------------------
+# §4.2 reformulations and §4.3–4.4 gradients (Lemmas 5.1, 5.2) of the attention loss
+
+def _attention_instances(d_lo=1, d_hi=2, n_hi=3, B_square=False):
+    """A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d} (R^{n×n} if ``B_square``), and indices
+    j0 ∈ [n], i0 ∈ [d], plus a second index pair for the off-diagonal parts (entries ≤ 2 in magnitude,
+    so exp stays moderate; n ≤ 3, d ≤ 2 keep d² ≤ 4 variables for the numerical derivatives)."""
+    def build(nd):
+        n, d = nd
+        m = lambda r, c: matrices(r, c, max_abs=2.0)
+        return st.tuples(m(n, d), m(n, d), m(n, d), m(d, d), m(d, d), m(n, n if B_square else d),
+                         st.integers(0, n - 1), st.integers(0, d - 1), st.integers(0, d * d - 1),
+                         st.integers(0, d * d - 1), st.integers(0, d - 1))
+    return st.tuples(dims(1, n_hi), dims(d_lo, d_hi)).flatmap(build)
+
+
+def _mp_instance(inst):
+    A1, A2, A3, X, Y, B, j0, i0, i, l, i2 = inst
+    A1, A2, A3, X, Y, B = map(to_mp, (A1, A2, A3, X, Y, B))
+    return A1, A2, A3, X, Y, B, O.vec_row(X), O.vec_cols(Y), j0, i0, i, l, i2
+
+
+def _col(M, k):
+    return mp.matrix([M[r, k] for r in range(M.rows)])
+
+
+@claim("attention_optimization.sec1.loss_identity",
+       statement="‖D(X)⁻¹exp(A1XA2ᵀ)A3Y − B‖_F² = Σ_{j0,i0}(⟨f(x)_{j0}, A3Y_{*,i0}⟩ − b_{j0,i0})²",
+       hypotheses="A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}; left side by the matrix route "
+                  "(A1XA2ᵀ), right side by the Kronecker route (f from 𝖠_{j0} vec_row(X))",
+       expected="verified", strategy=_attention_instances)
+def sec1_loss_identity(inst):
+    """attention_optimization.sec1.loss_identity."""
+    A1, A2, A3, X, Y, B, x, y, *_ = _mp_instance(inst)
+    n, d = A1.rows, A1.cols
+    return eq(lambda: (O.loss_matrix_form(A1, A2, A3, B, X, Y),
+                       mp.fsum(O.c_entry(A1, A2, A3, B, x, y, j0, i0) ** 2
+                               for j0 in range(n) for i0 in range(d))))
+
+
+@claim("attention_optimization.sec4.tensor_trick",
+       statement="exp(𝖠_{j0} vec(X)) = row j0 of exp(A1XA2ᵀ), 𝖠 = A1 ⊗ A2",
+       hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}; vec row-major (spec §1: with column-major vec the "
+                  "identity holds for Xᵀ instead); all rows j0 judged",
+       expected="verified", strategy=_attention_instances)
+def sec4_tensor_trick(inst):
+    """attention_optimization.sec4.tensor_trick."""
+    A1, A2, _, X, _, _, x, *_ = _mp_instance(inst)
+
+    def sides():  # everything inexact is computed inside, so at each precision of the ladder
+        E = exp_entrywise(A1 * X * A2.T)
+        return (_stack(*[O.u_row(A1, A2, x, j0) for j0 in range(A1.rows)]),
+                _stack(*[E[j0, :].T for j0 in range(A1.rows)]))
+
+    return eq(sides)
+
+
+@claim("attention_optimization.def1.4.row_decomposition",
+       statement="Def 1.4: the multiple softmax regression loss ‖D(X)⁻¹exp(A1XA2ᵀ) − B‖_F² is the sum over "
+                 "j0 of the softmax regression losses ‖⟨exp(𝖠_{j0}x), 1⟩⁻¹exp(𝖠_{j0}x) − B[j0,:]ᵀ‖₂²",
+       hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}, B ∈ R^{n×n}, x = vec_row(X)",
+       expected="verified", strategy=lambda: _attention_instances(B_square=True))
+def def1_4_row_decomposition(inst):
+    """attention_optimization.def1.4.row_decomposition."""
+    A1, A2, _, X, _, B, x, *_ = _mp_instance(inst)
+
+    def part1(j0):
+        r = O.f_row(A1, A2, x, j0) - B[j0, :].T
+        return inner(r, r)
+
+    return eq(lambda: (O.multiple_softmax_loss(A1, A2, X, B), mp.fsum(part1(j0) for j0 in range(A1.rows))))
+
+
+def _lem51_claim(part, statement):
+    return claim(f"attention_optimization.lem5.1.p{part}", statement=statement,
+                 hypotheses="A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}, n ≤ 3, d ≤ 2; j0, i0 and i, l "
+                            "∈ [d²] drawn; A_i = column i of 𝖠_{j0}, f = f(x)_{j0}, v = h(y)_{i0}; the left "
+                            "side by numerical differentiation (mpmath.diff) at 50+ digits"
+                            + ("; l ≠ i (d = 2; a drawn l = i is moved to i + 1 mod d²)" if part in (8, 10) else ""),
+                 expected="verified",
+                 strategy=(lambda: _attention_instances(d_lo=2)) if part in (8, 10) else _attention_instances)
+
+
+def _lem51_setup(inst):
+    """The instance in mpmath and the columns A_i, A_l of 𝖠_{j0} (exact: products of two doubles),
+    plus thunks for f = f(x)_{j0} and v = h(y)_{i0}, which the checks evaluate inside their
+    ``sides`` so that they are recomputed at every precision of the decision ladder."""
+    A1, A2, A3, X, Y, B, x, y, j0, i0, i, l, _ = _mp_instance(inst)
+    if l == i and A1.cols > 1:  # the l ≠ i parts (p8, p10) draw d = 2
+        l = (i + 1) % (A1.cols ** 2)
+    K = O.kron_block(A1, A2, j0)
+    return (A1, A2, A3, B, x, y, j0, i0, i, l, _col(K, i), _col(K, l),
+            lambda: O.f_row(A1, A2, x, j0), lambda: O.h_col(A3, y, i0))
+
+
+@_lem51_claim(1, "∂u(x)_{j0}/∂x_i = u(x)_{j0} ∘ A_i")
+def lem5_1_p1(inst):
+    """attention_optimization.lem5.1.p1."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, _, _ = _lem51_setup(inst)
+    return eq(lambda: (derivatives.jacobian(lambda z: O.u_row(A1, A2, z, j0), x)[:, i],
+                       hadamard(O.u_row(A1, A2, x, j0), Ai)))
+
+
+@_lem51_claim(2, "∂α(x)_{j0}/∂x_i = ⟨u(x)_{j0}, A_i⟩")
+def lem5_1_p2(inst):
+    """attention_optimization.lem5.1.p2."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, _, _ = _lem51_setup(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.alpha(A1, A2, z, j0), x)[i],
+                       inner(O.u_row(A1, A2, x, j0), Ai)))
+
+
+@_lem51_claim(3, "∂α(x)_{j0}⁻¹/∂x_i = −α(x)_{j0}⁻¹⟨f(x)_{j0}, A_i⟩")
+def lem5_1_p3(inst):
+    """attention_optimization.lem5.1.p3."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, F, _ = _lem51_setup(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: 1 / O.alpha(A1, A2, z, j0), x)[i],
+                       -inner(F(), Ai) / O.alpha(A1, A2, x, j0)))
+
+
+@_lem51_claim(4, "∂f(x)_{j0}/∂x_i = f∘A_i − ⟨f, A_i⟩f")
+def lem5_1_p4(inst):
+    """attention_optimization.lem5.1.p4."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, F, _ = _lem51_setup(inst)
+    def sides():
+        f = F()
+        return derivatives.jacobian(lambda z: O.f_row(A1, A2, z, j0), x)[:, i], hadamard(f, Ai) - f * inner(f, Ai)
+
+    return eq(sides)
+
+
+@_lem51_claim(5, "∂c(x,y)_{j0,i0}/∂x_i = ⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩ = A_iᵀ(diag f − ffᵀ)v")
+def lem5_1_p5(inst):
+    """attention_optimization.lem5.1.p5 (both stated forms against the numerical derivative)."""
+    A1, A2, A3, B, x, y, j0, i0, i, _, Ai, _, F, V = _lem51_setup(inst)
+
+    def sides():
+        f, v = F(), V()
+        g = derivatives.gradient(lambda z: O.c_entry(A1, A2, A3, B, z, y, j0, i0), x)[i]
+        form1 = inner(hadamard(f, Ai), v) - inner(f, Ai) * inner(f, v)
+        form2 = (Ai.T * (diag(f) - f * f.T) * v)[0]
+        return mp.matrix([g, g]), mp.matrix([form1, form2])
+
+    return eq(sides)
+
+
+@_lem51_claim(6, "∂L(x,y)_{j0,i0}/∂x_i = c(x,y)_{j0,i0}·(⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩)")
+def lem5_1_p6(inst):
+    """attention_optimization.lem5.1.p6 (L_{j0,i0} = ½c², spec def.loss)."""
+    A1, A2, A3, B, x, y, j0, i0, i, _, Ai, _, F, V = _lem51_setup(inst)
+    def sides():
+        f, v = F(), V()
+        return (derivatives.gradient(lambda z: O.L_entry(A1, A2, A3, B, z, y, j0, i0), x)[i],
+                O.c_entry(A1, A2, A3, B, x, y, j0, i0) * (inner(hadamard(f, Ai), v) - inner(f, Ai) * inner(f, v)))
+
+    return eq(sides)
+
+
+@_lem51_claim(7, "∂⟨f, A_i⟩/∂x_i = ⟨f, A_i∘A_i⟩ − ⟨f, A_i⟩²")
+def lem5_1_p7(inst):
+    """attention_optimization.lem5.1.p7."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, F, _ = _lem51_setup(inst)
+    def sides():
+        f = F()
+        return (derivatives.gradient(lambda z: inner(O.f_row(A1, A2, z, j0), Ai), x)[i],
+                inner(f, hadamard(Ai, Ai)) - inner(f, Ai) ** 2)
+
+    return eq(sides)
+
+
+@_lem51_claim(8, "∂⟨f, A_i⟩/∂x_l = ⟨f, A_i∘A_l⟩ − ⟨f, A_i⟩⟨f, A_l⟩ (l ≠ i)")
+def lem5_1_p8(inst):
+    """attention_optimization.lem5.1.p8."""
+    A1, A2, _, _, x, _, j0, _, i, l, Ai, Al, F, _ = _lem51_setup(inst)
+    def sides():
+        f = F()
+        return (derivatives.gradient(lambda z: inner(O.f_row(A1, A2, z, j0), Ai), x)[l],
+                inner(f, hadamard(Ai, Al)) - inner(f, Ai) * inner(f, Al))
+
+    return eq(sides)
+
+
+@_lem51_claim(9, "∂(f∘A_i)/∂x_i = f∘A_i∘A_i − ⟨f, A_i⟩ f∘A_i")
+def lem5_1_p9(inst):
+    """attention_optimization.lem5.1.p9."""
+    A1, A2, _, _, x, _, j0, _, i, _, Ai, _, F, _ = _lem51_setup(inst)
+    def sides():
+        f = F()
+        return (derivatives.jacobian(lambda z: hadamard(O.f_row(A1, A2, z, j0), Ai), x)[:, i],
+                hadamard(hadamard(f, Ai), Ai) - hadamard(f, Ai) * inner(f, Ai))
+
+    return eq(sides)
+
+
+@_lem51_claim(10, "∂(f∘A_i)/∂x_l = f∘A_i∘A_l − ⟨f, A_l⟩ f∘A_i (l ≠ i)")
+def lem5_1_p10(inst):
+    """attention_optimization.lem5.1.p10."""
+    A1, A2, _, _, x, _, j0, _, i, l, Ai, Al, F, _ = _lem51_setup(inst)
+    def sides():
+        f = F()
+        return (derivatives.jacobian(lambda z: hadamard(O.f_row(A1, A2, z, j0), Ai), x)[:, l],
+                hadamard(hadamard(f, Ai), Al) - hadamard(f, Ai) * inner(f, Al))
+
+    return eq(sides)
+
+
+def _lem52_claim(part, statement):
+    other = part % 2 == 0
+    return claim(f"attention_optimization.lem5.2.p{part}", statement=statement,
+                 hypotheses="A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}; y stacks Y's columns, "
+                            "y_{i0,i1} = Y[i1, i0]; the left side by numerical differentiation in y"
+                            + ("; i2 ≠ i0, so d = 2" if other else ""),
+                 expected="verified",
+                 strategy=(lambda: _attention_instances(d_lo=2)) if other else _attention_instances)
+
+
+def _lem52_setup(inst):
+    A1, A2, A3, X, Y, B, x, y, j0, i0, i, _, i2 = _mp_instance(inst)
+    d = A1.cols
+    i1 = i % d
+    if i2 == i0:
+        i2 = (i0 + 1) % d
+    return A1, A2, A3, B, x, y, j0, i0, i1, i2, d
+
+
+@_lem52_claim(1, "∂h(y)_{i0}/∂y_{i0,i1} = A3[:, i1]")
+def lem5_2_p1(inst):
+    """attention_optimization.lem5.2.p1."""
+    A1, A2, A3, B, x, y, j0, i0, i1, _, d = _lem52_setup(inst)
+    return eq(lambda: (derivatives.jacobian(lambda z: O.h_col(A3, z, i0), y)[:, i0 * d + i1], _col(A3, i1)))
+
+
+@_lem52_claim(2, "∂h(y)_{i0}/∂y_{i2,i1} = 0 for i2 ≠ i0")
+def lem5_2_p2(inst):
+    """attention_optimization.lem5.2.p2."""
+    A1, A2, A3, B, x, y, j0, i0, i1, i2, d = _lem52_setup(inst)
+    return eq(lambda: (derivatives.jacobian(lambda z: O.h_col(A3, z, i0), y)[:, i2 * d + i1], mp.zeros(A3.rows, 1)),
+              scale=lambda: linalg.frobenius(A3))
+
+
+@_lem52_claim(3, "∂c(x,y)_{j0,i0}/∂y_{i0,i1} = ⟨f(x)_{j0}, A3[:, i1]⟩")
+def lem5_2_p3(inst):
+    """attention_optimization.lem5.2.p3."""
+    A1, A2, A3, B, x, y, j0, i0, i1, _, d = _lem52_setup(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.c_entry(A1, A2, A3, B, x, z, j0, i0), y)[i0 * d + i1],
+                       inner(O.f_row(A1, A2, x, j0), _col(A3, i1))))
+
+
+@_lem52_claim(4, "∂c(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0")
+def lem5_2_p4(inst):
+    """attention_optimization.lem5.2.p4."""
+    A1, A2, A3, B, x, y, j0, i0, i1, i2, d = _lem52_setup(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.c_entry(A1, A2, A3, B, x, z, j0, i0), y)[i2 * d + i1],
+                       mp.mpf(0)), scale=lambda: linalg.frobenius(A3))
+
+
+@_lem52_claim(5, "∂L(x,y)_{j0,i0}/∂y_{i0,i1} = c(x,y)_{j0,i0}⟨f(x)_{j0}, A3[:, i1]⟩")
+def lem5_2_p5(inst):
+    """attention_optimization.lem5.2.p5."""
+    A1, A2, A3, B, x, y, j0, i0, i1, _, d = _lem52_setup(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.L_entry(A1, A2, A3, B, x, z, j0, i0), y)[i0 * d + i1],
+                       O.c_entry(A1, A2, A3, B, x, y, j0, i0) * inner(O.f_row(A1, A2, x, j0), _col(A3, i1))))
+
+
+@_lem52_claim(6, "∂L(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0")
+def lem5_2_p6(inst):
+    """attention_optimization.lem5.2.p6."""
+    A1, A2, A3, B, x, y, j0, i0, i1, i2, d = _lem52_setup(inst)
+    scale = lambda: abs(O.c_entry(A1, A2, A3, B, x, y, j0, i0)) * linalg.frobenius(A3) + 1
+    return eq(lambda: (derivatives.gradient(lambda z: O.L_entry(A1, A2, A3, B, x, z, j0, i0), y)[i2 * d + i1],
+                       mp.mpf(0)), scale=scale)
