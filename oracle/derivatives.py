@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-__all__ = ["gradient", "hessian", "jacobian"]
+__all__ = ["cross_hessian", "gradient", "hessian", "jacobian"]
 
 
 def _point(x):
@@ -64,4 +64,20 @@ def hessian(f, x):
             order[i] += 1
             order[j] += 1
             out[i, j] = out[j, i] = mp.diff(g, pt, tuple(order))
+    return out
+
+
+def cross_hessian(f, x, y):
+    """The block ∂²f/∂x∂yᵀ (k×m) of the Hessian of ``f(x, y)`` (x: k×1, y: m×1 ``mp.matrix``),
+    without the x–x and y–y blocks (k·m mixed derivatives instead of (k+m)(k+m+1)/2)."""
+    px, py = _point(x), _point(y)
+    k, m = len(px), len(py)
+    g = lambda *w: f(mp.matrix(list(w[:k])), mp.matrix(list(w[k:])))
+    out = mp.matrix(k, m)
+    for a in range(k):
+        for b in range(m):
+            order = [0] * (k + m)
+            order[a] = 1
+            order[k + b] = 1
+            out[a, b] = mp.diff(g, px + py, tuple(order))
     return out

@@ -606,3 +606,208 @@ def lem5_2_p6(inst):
     scale = lambda: abs(O.c_entry(A1, A2, A3, B, x, y, j0, i0)) * linalg.frobenius(A3) + 1
     return eq(lambda: (derivatives.gradient(lambda z: O.L_entry(A1, A2, A3, B, x, z, j0, i0), y)[i2 * d + i1],
                        mp.mpf(0)), scale=scale)
+
+
+# ---------------------------------------------------------------------------------------------
+# §4.5 matrix-view gradients, §4.7 Hessian in x, §4.10 Hessian in y, §4.11 mixed Hessian
+# (every left side by numerical differentiation of L_half or L_{j0,i0} at 50+ digits)
+
+_DERIV_HYP = ("A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}, n ≤ 3, d ≤ 2, entries ≤ 2; L_half = ½L "
+              "(spec def.loss); derivatives of the loss by numerical differentiation (mpmath.diff)")
+
+
+def _block(M, r0, r1, c0, c1):
+    return mp.matrix([[M[r, c] for c in range(c0, c1)] for r in range(r0, r1)])
+
+
+@claim("attention_optimization.lem5.4.grad_x_matrix",
+       statement="∇_X L_half = A1ᵀQA2 with P = CHᵀ, Q = S∘P − diag((S∘P)1_n)S (tensor-trick gradient)",
+       hypotheses=_DERIV_HYP, expected="verified", strategy=_attention_instances)
+def lem5_4_grad_x_matrix(inst):
+    """attention_optimization.lem5.4.grad_x_matrix."""
+    A1, A2, A3, X, Y, B, x, y, *_ = _mp_instance(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.L_half(A1, A2, A3, B, z, y), x),
+                       O.vec_row(O.grad_x_matrix_form(A1, A2, A3, B, X, Y))))
+
+
+@claim("attention_optimization.lem5.5.grad_y_matrix",
+       statement="∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
+       hypotheses=_DERIV_HYP, expected="verified", strategy=_attention_instances)
+def lem5_5_grad_y_matrix(inst):
+    """attention_optimization.lem5.5.grad_y_matrix."""
+    A1, A2, A3, X, Y, B, x, y, *_ = _mp_instance(inst)
+    return eq(lambda: (derivatives.gradient(lambda z: O.L_half(A1, A2, A3, B, x, z), y),
+                       O.vec_cols(O.grad_y_matrix_form(A1, A2, A3, B, X, Y))))
+
+
+def _x_hessian_entry_formula(Ai, Al, f, v, c):
+    """Spec lem7.1: (A_iᵀ(diag f − ffᵀ)v)(A_lᵀ(diag f − ffᵀ)v) + c·[⟨f∘v, A_i∘A_l⟩ − ⟨f,A_l⟩⟨f∘v,A_i⟩
+    − ⟨f,A_i⟩⟨f∘v,A_l⟩ − γ⟨f,A_i∘A_l⟩ + 2γ⟨f,A_i⟩⟨f,A_l⟩], γ = ⟨f, v⟩."""
+    g = inner(f, v)
+    fv = hadamard(f, v)
+    ti = inner(fv, Ai) - inner(f, Ai) * g
+    tl = inner(fv, Al) - inner(f, Al) * g
+    return ti * tl + c * (inner(fv, hadamard(Ai, Al)) - inner(f, Al) * inner(fv, Ai) - inner(f, Ai) * inner(fv, Al)
+                          - g * inner(f, hadamard(Ai, Al)) + 2 * g * inner(f, Ai) * inner(f, Al))
+
+
+@claim("attention_optimization.lem7.1",
+       statement="∂²L_{j0,i0}/∂x_i∂x_l = (A_iᵀ(diag f − ffᵀ)v)(A_lᵀ(diag f − ffᵀ)v) + c[⟨f∘v, A_i∘A_l⟩ − "
+                 "⟨f,A_l⟩⟨f∘v,A_i⟩ − ⟨f,A_i⟩⟨f∘v,A_l⟩ − γ⟨f,A_i∘A_l⟩ + 2γ⟨f,A_i⟩⟨f,A_l⟩] for all i, l ∈ [d²]",
+       hypotheses=_DERIV_HYP + "; j0, i0 drawn, every (i, l) judged", expected="verified",
+       strategy=_attention_instances)
+def lem7_1(inst):
+    """attention_optimization.lem7.1."""
+    A1, A2, A3, X, Y, B, x, y, j0, i0, *_ = _mp_instance(inst)
+    K = O.kron_block(A1, A2, j0)
+    k = K.cols
+
+    def sides():
+        Hn = derivatives.hessian(lambda z: O.L_entry(A1, A2, A3, B, z, y, j0, i0), x)
+        f, v, c = O.f_row(A1, A2, x, j0), O.h_col(A3, y, i0), O.c_entry(A1, A2, A3, B, x, y, j0, i0)
+        Hf = mp.matrix([[_x_hessian_entry_formula(_col(K, i), _col(K, l), f, v, c) for l in range(k)]
+                        for i in range(k)])
+        return Hn, Hf
+
+    return eq(sides)
+
+
+@claim("attention_optimization.lem7.4",
+       statement="Def 7.3 + Lemma 7.4: ∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_paper(x) 𝖠_{j0}, B_paper = (1−γ)c·diag(f∘v) − "
+                 "(2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ + (f∘v)(f∘v)ᵀ",
+       hypotheses=_DERIV_HYP + "; j0, i0 drawn", expected="falsified", strategy=_attention_instances,
+       notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ "
+             "+ c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the paper's coefficients of "
+             "the (f∘v)fᵀ and diag terms are off by γ and γc.")
+def lem7_4(inst):
+    """attention_optimization.lem7.4."""
+    A1, A2, A3, X, Y, B, x, y, j0, i0, *_ = _mp_instance(inst)
+    K = O.kron_block(A1, A2, j0)
+
+    def sides():
+        Hn = derivatives.hessian(lambda z: O.L_entry(A1, A2, A3, B, z, y, j0, i0), x)
+        f, v, c = O.f_row(A1, A2, x, j0), O.h_col(A3, y, i0), O.c_entry(A1, A2, A3, B, x, y, j0, i0)
+        return Hn, K.T * O.B_x_paper(f, v, c) * K
+
+    return eq(sides)
+
+
+def _y_hessian(A1, A2, A3, B, x, y):
+    return derivatives.hessian(lambda z: O.L_half(A1, A2, A3, B, x, z), y)
+
+
+@claim("attention_optimization.lem10.1.p1",
+       statement="H_{y,y,i0,i0} = A3ᵀB(x)A3 with B(x) = Σ_{j0} f(x)_{j0}f(x)_{j0}ᵀ (= SᵀS)",
+       hypotheses=_DERIV_HYP + "; every diagonal block i0 judged (unregularised L_half)", expected="verified",
+       strategy=_attention_instances)
+def lem10_1_p1(inst):
+    """attention_optimization.lem10.1.p1."""
+    A1, A2, A3, X, Y, B, x, y, *_ = _mp_instance(inst)
+    d = A3.cols
+
+    def sides():
+        Hn = _y_hessian(A1, A2, A3, B, x, y)
+        S = O.softmax_matrix(A1, A2, X)
+        blk = A3.T * S.T * S * A3
+        return (_stack(*[_block(Hn, i0 * d, i0 * d + d, i0 * d, i0 * d + d) for i0 in range(d)]),
+                _stack(*[blk for _ in range(d)]))
+
+    return eq(sides)
+
+
+@claim("attention_optimization.lem10.1.p2", statement="H_{y,y,i1,i2} = 0 for i1 ≠ i2 (H_yy is block diagonal)",
+       hypotheses=_DERIV_HYP + "; d = 2, both off-diagonal blocks judged", expected="verified",
+       strategy=lambda: _attention_instances(d_lo=2))
+def lem10_1_p2(inst):
+    """attention_optimization.lem10.1.p2."""
+    A1, A2, A3, X, Y, B, x, y, *_ = _mp_instance(inst)
+    d = A3.cols
+
+    def sides():
+        Hn = _y_hessian(A1, A2, A3, B, x, y)
+        off = _stack(_block(Hn, 0, d, d, 2 * d), _block(Hn, d, 2 * d, 0, d))
+        return off, mp.zeros(off.rows, off.cols)
+
+    return eq(sides, scale=lambda: linalg.frobenius(A3) ** 2 + 1)
+
+
+@claim("attention_optimization.lem10.2.p1", statement="∂²L_{j0,i0}/∂y_{i0,i1}² = ⟨f(x)_{j0}, A3[:, i1]⟩²",
+       hypotheses=_DERIV_HYP + "; j0, i0, i1 drawn", expected="verified", strategy=_attention_instances)
+def lem10_2_p1(inst):
+    """attention_optimization.lem10.2.p1."""
+    A1, A2, A3, B, x, y, j0, i0, i1, _, d = _lem52_setup(inst)
+
+    def sides():
+        Hn = derivatives.hessian(lambda z: O.L_entry(A1, A2, A3, B, x, z, j0, i0), y)
+        k = i0 * d + i1
+        return Hn[k, k], inner(O.f_row(A1, A2, x, j0), _col(A3, i1)) ** 2
+
+    return eq(sides)
+
+
+@claim("attention_optimization.lem10.2.p2",
+       statement="∂²L_{j0,i0}/∂y_{i0,i1}∂y_{i0,i2} = ⟨f, A3[:,i1]⟩⟨f, A3[:,i2]⟩ for i1 ≠ i2",
+       hypotheses=_DERIV_HYP + "; d = 2, i2 ≠ i1", expected="verified", strategy=lambda: _attention_instances(d_lo=2))
+def lem10_2_p2(inst):
+    """attention_optimization.lem10.2.p2."""
+    A1, A2, A3, B, x, y, j0, i0, i1, _, d = _lem52_setup(inst)
+    i2 = (i1 + 1) % d
+
+    def sides():
+        Hn = derivatives.hessian(lambda z: O.L_entry(A1, A2, A3, B, x, z, j0, i0), y)
+        f = O.f_row(A1, A2, x, j0)
+        return Hn[i0 * d + i1, i0 * d + i2], inner(f, _col(A3, i1)) * inner(f, _col(A3, i2))
+
+    return eq(sides)
+
+
+def _with_column(y, i0, yi, d):
+    out = mp.matrix(y)
+    for t in range(d):
+        out[i0 * d + t] = yi[t]
+    return out
+
+
+@claim("attention_optimization.lem11.1",
+       statement="∂²L_{j0,i0}/∂x∂y_{i0}ᵀ = 𝖠_{j0}ᵀ(diag f − ffᵀ)(hfᵀ + c·I_n)A3",
+       hypotheses=_DERIV_HYP + "; j0, i0 drawn", expected="verified", strategy=_attention_instances)
+def lem11_1(inst):
+    """attention_optimization.lem11.1."""
+    A1, A2, A3, X, Y, B, x, y, j0, i0, *_ = _mp_instance(inst)
+    d, n = A3.cols, A3.rows
+    K = O.kron_block(A1, A2, j0)
+    yi = mp.matrix([y[i0 * d + t] for t in range(d)])
+
+    def sides():
+        Hn = derivatives.cross_hessian(
+            lambda xx, yy: O.L_entry(A1, A2, A3, B, xx, _with_column(y, i0, yy, d), j0, i0), x, yi)
+        f, h, c = O.f_row(A1, A2, x, j0), O.h_col(A3, y, i0), O.c_entry(A1, A2, A3, B, x, y, j0, i0)
+        return Hn, K.T * (diag(f) - f * f.T) * (h * f.T + mp.eye(n) * c) * A3
+
+    return eq(sides)
+
+
+@claim("attention_optimization.lem11.4",
+       statement="Def 11.3 + Lemma 11.4: H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3, B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ "
+                 "− c·diag(f) + c·ffᵀ",
+       hypotheses=_DERIV_HYP + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", expected="falsified",
+       strategy=_attention_instances,
+       notes="The spec records FAILS: both c-terms have the wrong sign; the true kernel is (diag f − ffᵀ)(hfᵀ + cI) "
+             "(lem11.1, verified).")
+def lem11_4(inst):
+    """attention_optimization.lem11.4."""
+    A1, A2, A3, X, Y, B, x, y, _, i0, *_ = _mp_instance(inst)
+    d = A3.cols
+    yi = mp.matrix([y[i0 * d + t] for t in range(d)])
+
+    def sides():
+        Hn = derivatives.cross_hessian(lambda xx, yy: O.L_half(A1, A2, A3, B, xx, _with_column(y, i0, yy, d)), x, yi)
+        h = O.h_col(A3, y, i0)
+        paper = mp.zeros(x.rows, d)
+        for j0 in range(A1.rows):
+            K = O.kron_block(A1, A2, j0)
+            f, c = O.f_row(A1, A2, x, j0), O.c_entry(A1, A2, A3, B, x, y, j0, i0)
+            paper += K.T * O.B_xy_paper(f, h, c) * A3
+        return Hn, paper
+
+    return eq(sides)
