@@ -727,6 +727,17 @@ def _prepare_solve(A, b, w, x0, tol, max_iter, callback, check_A_finite: bool = 
     return A, b, w * w, x, tol, max_iter
 
 
+def _result(x, it, history, tol, sizes) -> NewtonResult:
+    """The :class:`NewtonResult` of a finished Newton loop."""
+    return NewtonResult(
+        x=np.asarray(x),
+        iterations=it,
+        grad_norm_history=np.asarray(history, dtype=np.float64),
+        converged=bool(history[-1] <= tol),
+        sample_sizes=np.asarray(sizes, dtype=np.int64),
+    )
+
+
 def _newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
     n = A.shape[0]
     u, L0, g, gn = _state(A, b, w2, x)
@@ -746,13 +757,7 @@ def _newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
         history.append(float(gn))
         if callback is not None and bool(callback(np.asarray(x))):
             break
-    return NewtonResult(
-        x=np.asarray(x),
-        iterations=it,
-        grad_norm_history=np.asarray(history, dtype=np.float64),
-        converged=bool(history[-1] <= tol),
-        sample_sizes=np.asarray(sizes, dtype=np.int64),
-    )
+    return _result(x, it, history, tol, sizes)
 
 
 def _newton_loop_fused(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_fn):
@@ -788,13 +793,7 @@ def _newton_loop_fused(A, b, w2, x, tol, max_iter, callback, safeguard, hessian_
         history.append(float(gn))
         if callback is not None and bool(callback(np.asarray(x))):
             break
-    return NewtonResult(
-        x=np.asarray(x),
-        iterations=it,
-        grad_norm_history=np.asarray(history, dtype=np.float64),
-        converged=bool(history[-1] <= tol),
-        sample_sizes=np.asarray(sizes, dtype=np.int64),
-    )
+    return _result(x, it, history, tol, sizes)
 
 
 def exact_newton(A, b, w, *, x0=None, tol: float = 1e-10, max_iter: int = 100,
@@ -1085,13 +1084,7 @@ def _split_newton_loop(A, b, w2, x, tol, max_iter, callback, safeguard, G, rn2, 
         history.append(float(state[3]))
         if callback is not None and bool(callback(np.asarray(x))):
             break
-    return NewtonResult(
-        x=np.asarray(x),
-        iterations=it,
-        grad_norm_history=np.asarray(history, dtype=np.float64),
-        converged=bool(history[-1] <= tol),
-        sample_sizes=np.asarray(sizes, dtype=np.int64),
-    )
+    return _result(x, it, history, tol, sizes)
 
 
 def sparsify(A, D, *, eps0: float, delta: float, seed: int) -> np.ndarray:
