@@ -18,6 +18,12 @@ from .precision import as_float_array
 
 __all__ = [
     "cond",
+    "diag",
+    "dot",
+    "hadamard",
+    "norm",
+    "ones",
+    "stack",
     "eigvalsh",
     "exact_rank",
     "frobenius",
@@ -31,6 +37,7 @@ __all__ = [
     "singular_values",
     "solve",
     "spectral_norm",
+    "sym",
     "symmetric_part",
     "unvec",
     "vec",
@@ -195,3 +202,47 @@ def exact_rank(M) -> int:
                 rows[r] = [a - q * b for a, b in zip(rows[r], rows[rank])]
         rank += 1
     return rank
+
+
+# ---------------------------------------------------------------------------------------------
+# Vector primitives on n×1 columns (used by every paper's claims; written once, here)
+
+
+def dot(u, v):
+    """⟨u, v⟩ = Σ u_i v_i, summed with ``mp.fsum``."""
+    if u.rows != v.rows:
+        raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
+    return mp.fsum(u[i] * v[i] for i in range(u.rows))
+
+
+def hadamard(u, v):
+    """u ∘ v, the entrywise product of two columns."""
+    if u.rows != v.rows:
+        raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
+    return mp.matrix([u[i] * v[i] for i in range(u.rows)])
+
+
+def diag(u):
+    """diag(u), the n×n matrix with the column u on its diagonal."""
+    return mp.diag([u[i] for i in range(u.rows)])
+
+
+def ones(n: int):
+    """1_n, the column of n ones."""
+    return mp.matrix([mp.mpf(1)] * n)
+
+
+def stack(*vs):
+    """Columns (or matrices, read row by row) stacked into one column: several equalities of one
+    claim compared as one vector identity."""
+    return mp.matrix([v[i, j] for v in vs for i in range(v.rows) for j in range(v.cols)])
+
+
+def sym(M):
+    """(M + Mᵀ)/2."""
+    return (M + M.T) / 2
+
+
+def norm(M):
+    """The Euclidean norm of a column, the spectral norm of any other matrix."""
+    return norm2(M) if M.cols == 1 else spectral_norm(M)

@@ -66,17 +66,10 @@ def _adapters(argv) -> int:
     p = argparse.ArgumentParser(prog="python -m properties adapters", description="List the adapter contract.")
     p.add_argument("--markdown", action="store_true", help="print README's adapter table")
     args = p.parse_args(argv)
-    from .validate import ADAPTERS, _load_adapters
+    from .contract import table
+    from .registry import adapters
 
-    _load_adapters()
-    if args.markdown:
-        print("| function | what it returns | tolerance rule |\n|---|---|---|")
-    for ad in ADAPTERS.values():
-        if args.markdown:
-            cells = (f"`{ad.signature}`", ad.doc, ad.tolerance)
-            print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-        else:
-            print(f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}")
+    print(table(adapters().values(), markdown=args.markdown))
     return 0
 
 

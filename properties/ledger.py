@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from hypothesis import given, settings, target
+from hypothesis import given, reject, settings, target
 from scipy import stats
 
 from oracle import UndecidableError
 
 from . import profiles
-from .compare import at_precision, start_dps
-from .registry import Claim, Outcome
+from .toolkit import Claim, HypothesisUnmet, Outcome, at_precision, start_dps
 
 __all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "run_claim", "run_ledger", "jsonable"]
 
@@ -109,6 +108,8 @@ def _search(claim: Claim, profile: str, impl, result: Result) -> None:
     def prop(inst):
         try:
             out = _call(claim, impl, inst)
+        except HypothesisUnmet:
+            reject()
         except UndecidableError:
             state["undecided"] += 1
             return

@@ -20,16 +20,12 @@ from mpmath import mp
 
 from oracle import linalg, to_mp
 
-from .registry import Outcome
-from .strategies import conditioned_matrices, dims, matrices, vectors
-from .validate import adapter
+from .contract import U, AdapterSet, output, within
+from .toolkit.strategies import conditioned_matrices, dims, matrices, vectors
 
-U = 2.0**-53
+__all__ = ["ADAPTERS"]
 
-
-def _out(err, tol, note):
-    ratio = float(err / tol) if tol else (0.0 if err == 0 else float("inf"))
-    return Outcome(bool(err <= tol), ratio, float(err), float(tol), None, note)
+ADAPTERS = AdapterSet()
 
 
 def _matrices():
@@ -37,37 +33,30 @@ def _matrices():
                      dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n))))
 
 
-def _result(value, name):
-    v = np.asarray(value, dtype=np.float64)
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} returned a non-finite value {v!r}")
-    return v
-
-
-@adapter("spectral_norm", signature="spectral_norm(A: (n, d) array) -> float",
+@ADAPTERS("spectral_norm", signature="spectral_norm(A: (n, d) array) -> float",
          doc="‖A‖₂, the largest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
          strategy=_matrices)
 def _spectral_norm(A, fn):
-    got = float(_result(fn(A.copy()), "spectral_norm"))
+    got = float(output(fn(A.copy()), "spectral_norm", shape=()))
     with mp.workdps(50):
         true = linalg.spectral_norm(to_mp(A))
         tol = 16 * max(A.shape) * U * true
-        return _out(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
 
 
-@adapter("sigma_min", signature="sigma_min(A: (n, d) array) -> float",
+@ADAPTERS("sigma_min", signature="sigma_min(A: (n, d) array) -> float",
          doc="σ_{min(n,d)}(A), the smallest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
          strategy=_matrices)
 def _sigma_min(A, fn):
-    got = float(_result(fn(A.copy()), "sigma_min"))
+    got = float(output(fn(A.copy()), "sigma_min", shape=()))
     with mp.workdps(50):
         M = to_mp(A)
         true = linalg.sigma_min(M)
         tol = 16 * max(A.shape) * U * linalg.spectral_norm(M)
-        return _out(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
 
 
-@adapter("condition_number", signature="condition_number(A: (n, d) array) -> float",
+@ADAPTERS("condition_number", signature="condition_number(A: (n, d) array) -> float",
          doc="κ(A) = σ_max/σ_min (inf allowed only when σ_min is within rounding of 0)",
          tolerance="|κ̂ − κ|/κ ≤ 16·max(n,d)·u·(1 + ‖A‖/σ_min)",
          strategy=lambda: dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n), dims(1, n))))
@@ -79,11 +68,11 @@ def _condition_number(A, fn):
         true = smax / smin
         tol_rel = 16 * max(A.shape) * U * (1 + smax / smin)
         if got == float("inf"):
-            return _out(mp.inf, tol_rel, f"got inf, oracle {mp.nstr(true, 17)}")
-        return _out(abs(got - true) / true, tol_rel, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+            return within(mp.inf, tol_rel, f"got inf, oracle {mp.nstr(true, 17)}")
+        return within(abs(got - true) / true, tol_rel, f"got {got!r}, oracle {mp.nstr(true, 17)}")
 
 
-@adapter("lstsq", signature="lstsq(A: (n, d) array, b: (n,) array) -> (d,) array",
+@ADAPTERS("lstsq", signature="lstsq(A: (n, d) array, b: (n,) array) -> (d,) array",
          doc="a least-squares solution argmin_x ‖Ax − b‖₂",
          tolerance="‖Aᵀ(b − A x̂)‖ ≤ 16·max(n,d)·u·‖A‖·(‖A‖‖x̂‖ + ‖b‖)",
          strategy=lambda: dims(1, 6).flatmap(
@@ -91,26 +80,22 @@ def _condition_number(A, fn):
                                  vectors(n))))
 def _lstsq(inst, fn):
     A, b = inst
-    x = _result(fn(A.copy(), b.copy()), "lstsq")
-    if x.shape != (A.shape[1],):
-        raise ValueError(f"lstsq returned shape {x.shape}, must be ({A.shape[1]},)")
+    x = output(fn(A.copy(), b.copy()), "lstsq", shape=(A.shape[1],))
     with mp.workdps(50):
         M, bb, xx = to_mp(A), to_mp(b), to_mp(x)
         normal = linalg.norm2(M.T * (bb - M * xx))
         nA = linalg.spectral_norm(M)
         tol = 16 * max(A.shape) * U * nA * (nA * linalg.norm2(xx) + linalg.norm2(bb))
-        return _out(normal, tol, f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
+        return within(normal, tol, f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
 
 
-@adapter("kron", signature="kron(x: (p,) array, y: (q,) array) -> (p*q,) array",
+@ADAPTERS("kron", signature="kron(x: (p,) array, y: (q,) array) -> (p*q,) array",
          doc="x ⊗ y with (x ⊗ y)[a·q + b] = x[a]·y[b] (row-major vec(x yᵀ))",
          tolerance="|ẑ_i − z_i| ≤ u·|z_i| for every i",
          strategy=lambda: st.tuples(vectors(dims(1, 4)), vectors(dims(1, 4))))
 def _kron(inst, fn):
     x, y = inst
-    z = _result(fn(x.copy(), y.copy()), "kron")
-    if z.shape != (x.size * y.size,):
-        raise ValueError(f"kron returned shape {z.shape}, must be ({x.size * y.size},)")
+    z = output(fn(x.copy(), y.copy()), "kron", shape=(x.size * y.size,))
     with mp.workdps(50):
         exact = linalg.kron(to_mp(x), to_mp(y))
         worst = mp.mpf(0)
@@ -118,4 +103,4 @@ def _kron(inst, fn):
             err = abs(mp.mpf(z[i]) - exact[i])
             scale = abs(exact[i])
             worst = max(worst, err / scale if scale else (mp.inf if err else mp.mpf(0)))
-        return _out(worst / U, mp.mpf(1), f"worst entrywise relative error {mp.nstr(worst, 5)}")
+        return within(worst / U, mp.mpf(1), f"worst entrywise relative error {mp.nstr(worst, 5)}")

@@ -1,6 +1,6 @@
 """The validator of outside implementations (DESIGN principle 7).
 
-An implementation is a module defining some of the adapter functions registered here (numpy arrays
+An implementation is a module defining some of the adapter functions of the contract (numpy arrays
 in, numpy arrays or floats out; names, signatures and tolerance rules are listed by
 ``python -m properties adapters`` and in README).  ``validate(module)`` searches inputs with
 Hypothesis for each function it defines, compares the output with the oracle, shrinks any failure
@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import math
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis import given, settings, target
@@ -21,48 +20,17 @@ from hypothesis import given, settings, target
 from oracle import UndecidableError
 
 from . import profiles
+from .contract import Adapter
 from .ledger import jsonable, run_claim
-from .registry import Outcome, claims
+from .registry import adapters, claims
+from .toolkit import Outcome
 
-__all__ = ["ADAPTERS", "Adapter", "adapter", "validate", "find_adapters"]
-
-
-@dataclass(frozen=True)
-class Adapter:
-    name: str
-    signature: str
-    doc: str
-    tolerance: str
-    strategy: Callable
-    compare: Callable  # compare(instance, fn) -> Outcome (ratio = error / tolerance)
-    max_examples: int | None = None
-
-
-ADAPTERS: dict[str, Adapter] = {}
-
-
-def adapter(name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
-            max_examples: int | None = None):
-    """Register the decorated ``compare(instance, fn) -> Outcome`` as the check of adapter ``name``."""
-    if name in ADAPTERS:
-        raise ValueError(f"adapter name={name!r} is registered twice")
-
-    def decorate(compare):
-        ADAPTERS[name] = Adapter(name, signature, doc, tolerance, strategy, compare, max_examples)
-        return compare
-
-    return decorate
-
-
-def _load_adapters():
-    claims()  # importing the paper modules registers their adapters
-    importlib.import_module("properties.linear_algebra")
-    return ADAPTERS
+__all__ = ["FunctionReport", "find_adapters", "validate"]
 
 
 def find_adapters(module) -> list[str]:
-    """Names of registered adapter functions that ``module`` defines."""
-    return [name for name in _load_adapters() if callable(getattr(module, name, None))]
+    """Names of the contract's adapter functions that ``module`` defines."""
+    return [name for name in adapters() if callable(getattr(module, name, None))]
 
 
 @dataclass
@@ -136,7 +104,7 @@ def validate(module_name: str, *, profile: str = "ci", functions=None, include_c
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
     failed = 0
     for name in names:
-        rep = _check_function(ADAPTERS[name], getattr(module, name), profile)
+        rep = _check_function(adapters()[name], getattr(module, name), profile)
         if rep.passed:
             worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
             print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}", file=stream)

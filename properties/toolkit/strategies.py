@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 __all__ = [
+    "conditioned_matrices",
     "dims",
     "elements",
+    "lipschitz_pairs",
     "matrices",
-    "conditioned_matrices",
     "scalars",
+    "scaled_arrays",
     "vectors",
 ]
 
@@ -73,3 +75,26 @@ def conditioned_matrices(draw, rows, cols, *, max_log10_cond: float = 8.0):
     v, _ = np.linalg.qr(g2 + 2 * np.eye(d))
     s = 10.0 ** (scale - c * np.linspace(0.0, 1.0, d))
     return (u * s) @ v.T
+
+
+def scaled_arrays(shape, lo: float, hi: float) -> st.SearchStrategy[np.ndarray]:
+    """float64 arrays with entries in [−1, 1] times 10**s, s ∈ [lo, hi] (small and large radii)."""
+    return st.tuples(hnp.arrays(np.float64, shape, elements=elements(max_abs=1.0, min_abs_nonzero=1e-6)),
+                     scalars(lo, hi)).map(lambda ms: ms[0] * 10.0 ** ms[1])
+
+
+@st.composite
+def lipschitz_pairs(draw, params, dim, *, lo: float = -1.5, hi: float = 0.5):
+    """``(*params, x, y)`` for Lipschitz claims: ``params`` is a strategy of a tuple (the fixed data,
+    e.g. (A, b)), ``dim(params)`` the length of x; x has radius 10**U(lo, hi); y is a near point
+    (‖x − y‖ down to 1e-7·max(1, ‖x‖_∞), where a claimed constant is tightest) or an independent far one."""
+    p = draw(params, label="params")
+    d = dim(p)
+    x = draw(scaled_arrays((d,), lo, hi), label="x")
+    if draw(st.booleans(), label="near pair"):
+        h = draw(hnp.arrays(np.float64, (d,), elements=scalars(-1.0, 1.0)), label="direction")
+        k = draw(scalars(1.0, 7.0), label="-log10 distance")
+        y = x + h * 10.0**-k * max(1.0, float(np.abs(x).max()))
+    else:
+        y = draw(scaled_arrays((d,), lo, hi), label="y")
+    return (*p, x, y)

@@ -1,4 +1,4 @@
-"""Judging one instance: turn mpmath quantities into an :class:`~properties.registry.Outcome`.
+"""Judging one instance: turn mpmath quantities into an :class:`~properties.toolkit.Outcome`.
 
 Each helper takes a thunk that recomputes the two sides under the current mpmath precision, so the
 oracle's :func:`~oracle.decide_sign` can escalate precision until the verdict is stable (DESIGN
@@ -12,13 +12,27 @@ import contextlib
 import contextvars
 import math
 
+import numpy as np
 from mpmath import mp
 
 from oracle import LADDER, UndecidableError, decide_sign, linalg
 
-from .registry import Outcome
+from .outcome import Outcome
 
-__all__ = ["at_precision", "eq", "le", "loewner", "start_dps", "UndecidableError", "float_outcome"]
+__all__ = [
+    "HypothesisUnmet",
+    "UndecidableError",
+    "at_precision",
+    "eq",
+    "float_outcome",
+    "le",
+    "loewner",
+    "require",
+    "slope",
+    "start_dps",
+    "worst",
+    "worst_pair",
+]
 
 _START = contextvars.ContextVar("start_dps", default=LADDER[0])
 
@@ -124,3 +138,40 @@ def float_outcome(measured: float, bound: float, *, note: str = "") -> Outcome:
     """Judge ``measured ≤ bound`` for quantities that are float64 by nature (counts, fitted
     exponents, statistical rates): no precision escalation, ``digits`` is None."""
     return Outcome(bool(measured <= bound), _ratio(measured, bound), float(measured), float(bound), None, note)
+
+
+def worst(*outcomes: Outcome) -> Outcome:
+    """Several judged parts of one claim: the first failing part, else the tightest one."""
+    for o in outcomes:
+        if not o.holds:
+            return o
+    return max(outcomes, key=lambda o: o.ratio)
+
+
+def worst_pair(*pairs):
+    """Of several (measured, bound) pairs, the one with the largest measured − bound (a chain of
+    inequalities judged by its weakest link)."""
+    return max(pairs, key=lambda mb: mb[0] - mb[1])
+
+
+class HypothesisUnmet(UndecidableError):
+    """A drawn instance does not meet the claim's hypotheses (exactly, as the oracle sees it).
+
+    The ledger's search rejects such an instance (as Hypothesis's ``assume`` does); a re-check or an
+    adapter comparison, where no search is running, skips it as undecidable.
+    """
+
+
+def require(cond, why: str) -> None:
+    """A hypothesis the instance must meet: raise :class:`HypothesisUnmet` when ``cond`` is false."""
+    if not cond:
+        raise HypothesisUnmet(f"instance does not meet the hypotheses: {why}")
+
+
+def slope(xs, ys) -> float:
+    """The least-squares slope of log ys against log xs: the fitted exponent of a size sweep
+    (running-time claims, DESIGN principle 6)."""
+    lx, ly = np.log(np.asarray(xs, dtype=np.float64)), np.log(np.asarray(ys, dtype=np.float64))
+    if lx.size < 2 or not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
+        raise ValueError(f"slope needs at least two positive finite points, got xs={xs!r}, ys={ys!r}")
+    return float(np.polyfit(lx, ly, 1)[0])

@@ -1,0 +1,113 @@
+"""The adapter contract (DESIGN principle 7): the functions an implementation may define, what each
+returns, and the tolerance rule its output is judged by.
+
+An implementation is a module defining some adapter functions (numpy arrays in, numpy arrays or
+floats out).  Each :class:`Adapter` pairs a function name with a strategy of inputs and a
+``compare(instance, fn) -> Outcome`` that calls ``fn`` and judges its output against the oracle
+(``ratio`` = error/tolerance).  Each paper package collects its adapters in an :class:`AdapterSet`;
+the registry gathers them, the validator and the ledger consume them, and
+``python -m properties adapters`` prints :func:`table` of them.  This module imports nothing of the
+harness but the Outcome record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .toolkit.outcome import Outcome
+
+__all__ = ["Adapter", "AdapterSet", "U", "output", "table", "within"]
+
+U = 2.0**-53
+"""The float64 unit roundoff, the unit of every tolerance rule."""
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One function of the contract.
+
+    ``seeded`` names the argument that carries a random seed or key (``None`` for a deterministic
+    function): the validator then also checks that two calls with the same seed agree.
+    """
+
+    name: str
+    signature: str
+    doc: str
+    tolerance: str
+    strategy: Callable
+    compare: Callable  # compare(instance, fn) -> Outcome (ratio = error / tolerance)
+    max_examples: int | None = None
+    seeded: str | None = None
+
+
+class AdapterSet:
+    """The adapters of one module, in the order they are declared; used as a decorator factory::
+
+        adapters = AdapterSet()
+
+        @adapters("kron", signature=..., doc=..., tolerance=..., strategy=...)
+        def _kron(inst, fn): ...
+    """
+
+    def __init__(self):
+        self.adapters: list[Adapter] = []
+
+    def __iter__(self):
+        return iter(self.adapters)
+
+    def __len__(self):
+        return len(self.adapters)
+
+    def __call__(self, name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
+                 max_examples: int | None = None, seeded: str | None = None):
+        if any(a.name == name for a in self.adapters):
+            raise ValueError(f"adapter name={name!r} is declared twice")
+
+        def decorate(compare):
+            self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded))
+            return compare
+
+        return decorate
+
+
+def output(value, name: str, *, shape: tuple | None = None) -> np.ndarray:
+    """The one output check of every adapter: ``value`` as a finite real float64 array of ``shape``.
+
+    Raises ``ValueError`` with a message naming the function, e.g.
+    ``out.shape=(2,), but should be (3,) [kron]``.
+    """
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # an object numpy cannot hold
+        raise ValueError(f"out={value!r} is not an array [{name}]: {exc}") from None
+    if np.iscomplexobj(arr):
+        raise ValueError(f"out.dtype={arr.dtype}, but should be real [{name}]")
+    try:
+        arr = arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"out.dtype={arr.dtype}, but should be real numbers [{name}]: {exc}") from None
+    if shape is not None and arr.shape != tuple(shape):
+        raise ValueError(f"out.shape={arr.shape}, but should be {tuple(shape)} [{name}]")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"out holds a non-finite value {arr!r}, but should be finite [{name}]")
+    return arr
+
+
+def within(err, tol, note: str) -> Outcome:
+    """The outcome of a tolerance rule: holds when ``err ≤ tol``; ratio = err/tol."""
+    ratio = float(err / tol) if tol else (0.0 if err == 0 else float("inf"))
+    return Outcome(bool(err <= tol), ratio, float(err), float(tol), None, note)
+
+
+def table(adapters, *, markdown: bool = False) -> str:
+    """The contract as text (``python -m properties adapters``) or as README's markdown table."""
+    if not markdown:
+        return "\n".join(f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}" for ad in adapters)
+    lines = ["| function | what it returns | tolerance rule |", "|---|---|---|"]
+    for ad in adapters:
+        cells = (f"`{ad.signature}`", ad.doc, ad.tolerance)
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)

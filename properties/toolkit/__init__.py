@@ -1,0 +1,33 @@
+"""The claim toolkit shared by every paper: claim shapes (:class:`ClaimSet`), the
+precision-escalating judges, and the common strategies.
+
+Public names are re-exported here; the submodules are ``claims`` (Claim, ClaimSet and the shapes),
+``judge`` (eq, le, loewner, …), ``strategies`` and ``outcome``.
+"""
+
+from . import strategies as strategies
+from .claims import VERDICTS as VERDICTS
+from .claims import Claim as Claim
+from .claims import ClaimSet as ClaimSet
+from .claims import canonical_ids as canonical_ids
+from .claims import radius as radius
+from .claims import to_oracle as to_oracle
+from .judge import HypothesisUnmet as HypothesisUnmet
+from .judge import UndecidableError as UndecidableError
+from .judge import at_precision as at_precision
+from .judge import eq as eq
+from .judge import float_outcome as float_outcome
+from .judge import le as le
+from .judge import loewner as loewner
+from .judge import require as require
+from .judge import slope as slope
+from .judge import start_dps as start_dps
+from .judge import worst as worst
+from .judge import worst_pair as worst_pair
+from .outcome import Outcome as Outcome
+
+__all__ = [
+    "VERDICTS", "Claim", "ClaimSet", "HypothesisUnmet", "Outcome", "UndecidableError", "at_precision",
+    "canonical_ids", "eq", "float_outcome", "le", "loewner", "radius", "require", "slope", "start_dps",
+    "strategies", "to_oracle", "worst", "worst_pair",
+]

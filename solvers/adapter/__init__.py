@@ -1,0 +1,16 @@
+"""The adapter of ``solvers`` for the validator: numpy arrays in, numpy arrays or floats out.
+
+``python -m properties validate solvers.adapter`` checks every function here against the oracle,
+through the same path as any outside implementation (DESIGN principle 7).  Names and signatures are
+the public contract (``python -m properties adapters``, README).  One private module per paper;
+this file only re-exports their public names.
+"""
+
+from ._attention_kernel_regression import *  # noqa: F403
+from ._attention_kernel_regression import __all__ as _kr
+from ._linear_algebra import *  # noqa: F403
+from ._linear_algebra import __all__ as _la
+from ._softmax_regression import *  # noqa: F403
+from ._softmax_regression import __all__ as _sm
+
+__all__ = sorted([*_la, *_kr, *_sm])
