@@ -1,0 +1,184 @@
+"""The layout rules of DESIGN.md, checked on the source tree (issue 8).
+
+- No import cycle inside ``properties/``, ``oracle/`` or ``solvers/`` (explicit imports, wherever
+  they stand in a module, resolved to project modules).
+- Independence (DESIGN principle 1): ``oracle`` imports neither ``solvers``, ``properties`` nor JAX;
+  ``solvers`` imports neither ``oracle`` nor ``properties``; ``properties`` imports ``solvers`` only
+  where the ledger takes the project's own implementation (``solvers.adapter``) as its default.
+- Nothing in ``properties`` imports the validator but the command line.
+- No module imports another module's private names (``from m import _x``, ``m._x``).
+- Every public module says its surface in ``__all__`` and the surface is what ``__all__`` says (as
+  Hypothesis checks its own exports): each name in ``__all__`` exists, and each public function or
+  class defined in the module is listed.
+- Modules fit in one reading: at most about 600 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGES = ("oracle", "solvers", "properties")
+MAX_LINES = 650  # "about 600"
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    found = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if _is_package(module) else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str) -> list[tuple[str, list[str]]]:
+    """(imported module, names imported from it) for every import statement of ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            out.append((_resolve(module, node), [a.name for a in node.names]))
+    return out
+
+
+def _edges(module: str) -> set[str]:
+    """Project modules ``module`` imports explicitly (a ``from pkg import sub`` counts as pkg.sub)."""
+    edges = set()
+    for target, names in _imports(module):
+        subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES]
+        if subs:
+            edges.update(subs)
+        if target in MODULES and (not names or len(subs) < len(names)):
+            edges.add(target)
+    edges.discard(module)
+    return edges
+
+
+def _cycles(prefix: str) -> list[list[str]]:
+    graph = {m: {e for e in _edges(m) if e.split(".")[0] == prefix} for m in MODULES if m.split(".")[0] == prefix}
+    cycles, state = [], {}
+
+    def visit(m, stack):
+        state[m] = "open"
+        for e in sorted(graph.get(m, ())):
+            if state.get(e) == "open":
+                cycles.append(stack[stack.index(e):] + [e] if e in stack else [m, e])
+            elif e not in state:
+                visit(e, stack + [e])
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    return cycles
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_cycle(package):
+    cycles = _cycles(package)
+    assert not cycles, f"import cycles in {package}/: {cycles}"
+
+
+def _top_imports(module: str) -> set[str]:
+    return {target.split(".")[0] for target, _ in _imports(module)}
+
+
+def test_oracle_imports_neither_solvers_nor_properties_nor_jax():
+    bad = {m: _top_imports(m) & {"solvers", "properties", "jax", "jaxlib"} for m in MODULES if m.startswith("oracle")}
+    assert not {m: b for m, b in bad.items() if b}, f"oracle modules import {bad}"
+
+
+def test_solvers_import_neither_oracle_nor_properties():
+    bad = {m: _top_imports(m) & {"oracle", "properties"} for m in MODULES if m.startswith("solvers")}
+    assert not {m: b for m, b in bad.items() if b}, f"solvers modules import {bad}"
+
+
+def test_properties_import_solvers_only_for_the_default_implementation():
+    users = {}
+    for m in MODULES:
+        if m.startswith("properties"):
+            targets = [t for t, _ in _imports(m) if t.split(".")[0] == "solvers"]
+            if targets:
+                users[m] = targets
+    assert set(users) <= {"properties.ledger"}, f"properties modules importing solvers: {users}"
+    assert all(t == ["solvers.adapter"] for t in users.values()), users
+
+
+def test_nothing_in_properties_imports_the_validator():
+    users = [m for m in MODULES if m.startswith("properties") and "properties.validate" in _edges(m)]
+    assert set(users) <= {"properties.__main__"}, f"modules importing properties.validate: {users}"
+
+
+def _private_uses(module: str) -> list[str]:
+    """``from project_module import _x`` and ``alias._x`` where alias is bound by a project import."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    bad, aliases = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve(module, node)
+            if target.split(".")[0] in PACKAGES:
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        bad.append(f"from {target} import {a.name}")
+                    aliases.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] in PACKAGES:
+                    aliases.add(a.asname or a.name.split(".")[0])
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            bad.append(f"{node.value.id}.{node.attr}")
+    return bad
+
+
+def test_no_module_uses_another_modules_private_names():
+    bad = {m: u for m in MODULES if (u := _private_uses(m))}
+    assert not bad, f"private names used across modules: {bad}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_fits_in_one_reading(module):
+    n = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert n <= MAX_LINES, f"{module} has {n} lines, should be at most about 600"
+
+
+def _public_modules():
+    return sorted(m for m in MODULES if not any(p.startswith("_") for p in m.split(".")[1:]))
+
+
+@pytest.mark.parametrize("module", _public_modules())
+def test_public_surface_is_all(module):
+    mod = importlib.import_module(module)
+    assert hasattr(mod, "__all__"), f"{module} has no __all__"
+    missing = [n for n in mod.__all__ if not hasattr(mod, n)]
+    assert not missing, f"{module}.__all__ lists names it does not define: {missing}"
+    defined = {n for n, v in vars(mod).items()
+               if not n.startswith("_") and (inspect.isfunction(v) or inspect.isclass(v))
+               and getattr(v, "__module__", None) == module}
+    unlisted = sorted(defined - set(mod.__all__))
+    assert not unlisted, f"{module} defines public {unlisted} not in __all__ (make them private or list them)"
