@@ -1,0 +1,12 @@
+"""Claims of "Beyond Linear Approximations: A Novel Pruning Approach for Attention Matrix" (Liang,
+Long, Shi, Song, Zhou; ICLR 2025; paper 000; spec ``shared/spec/attention_pruning.md``).
+
+Modules by section group of the paper: ``facts`` (Facts A, E.1–E.2, F.1, F.3).
+"""
+
+from . import facts
+
+CLAIMS = (*facts.claims,)
+ADAPTERS = ()
+
+__all__ = ["ADAPTERS", "CLAIMS"]
