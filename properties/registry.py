@@ -12,6 +12,7 @@ those tuples, checks that every id is canonical and declared once, and orders cl
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import importlib
@@ -30,13 +31,21 @@ def _paper_claims(paper: str) -> dict[str, Claim]:
     """The claims of one paper package by id, checked against ``claims.tsv``."""
     canonical = canonical_ids()
     found: dict[str, Claim] = {}
+    repairs: dict[str, list[Claim]] = {}
     for c in importlib.import_module(f"properties.{paper}").CLAIMS:
         if c.id not in canonical or canonical[c.id]["paper"] != paper:
             raise ValueError(f"properties.{paper} declares claim {c.id!r}, which is not an id of claims.tsv "
                              f"for paper {paper!r}")
+        if c.repair:
+            repairs.setdefault(c.id, []).append(c)
+            continue
         if c.id in found:
             raise ValueError(f"claim {c.id!r} is declared twice ({found[c.id].func_name}, {c.func_name})")
         found[c.id] = c
+    for cid, rs in repairs.items():
+        if cid not in found:
+            raise ValueError(f"properties.{paper} declares a repair of {cid!r} but not the claim itself")
+        found[cid] = dataclasses.replace(found[cid], repairs=tuple(rs))
     return found
 
 

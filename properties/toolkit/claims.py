@@ -11,6 +11,12 @@ search reproduces it) and how it is judged, in exactly one of four modes:
 - **statistical**: ``trial(seed) -> Outcome`` and ``delta``; seeded trials judged by a binomial rule.
 - **not applicable**: ``not_applicable`` is the reason no instance can be checked.
 
+A claim found false may carry *repairs*: statements known to be true in its place (the spec's
+corrected versions, a norm in which a contraction does hold, a sensible reading).  A repair is
+declared with the same id and ``repair=True``; the registry attaches it to its claim
+(``Claim.repairs``), so the ids stay exactly those of ``claims.tsv``, and the ledger judges each
+repair in the same run as its claim.
+
 Claims whose check calls an implementation name the adapter functions in ``uses``; their check takes
 the implementation module as its last argument, so the ledger runs them on ``solvers.adapter`` and
 ``python -m properties validate`` on any other module.
@@ -78,6 +84,8 @@ class Claim:
     max_examples: int | None = None
     notes: str = ""
     func_name: str = field(default="", compare=False)
+    repair: bool = False
+    repairs: tuple[Claim, ...] = ()
 
     @property
     def mode(self) -> str:
@@ -133,14 +141,15 @@ class ClaimSet:
 
     def _add(self, claim_id, fn, *, statement, hypotheses="", expected="verified", instances=None,
              trial=False, delta=None, trials=50, not_applicable=None, uses=(), examples=(),
-             max_examples=None, notes=""):
+             max_examples=None, notes="", repair=False):
         row = _CANONICAL.get(claim_id)
         if row is None:
             raise ValueError(f"claim_id={claim_id!r} must be an id of claims.tsv")
         if row["paper"] != self.paper:
             raise ValueError(f"claim_id={claim_id!r} belongs to paper {row['paper']!r}, not {self.paper!r}")
-        if any(c.id == claim_id for c in self.claims):
-            raise ValueError(f"claim_id={claim_id!r} is declared twice")
+        if any(c.id == claim_id and c.repair == repair and (not repair or c.statement == statement)
+               for c in self.claims):
+            raise ValueError(f"claim_id={claim_id!r} is declared twice" + (" with this repair" if repair else ""))
         if expected not in VERDICTS:
             raise ValueError(f"expected={expected!r} must be one of {VERDICTS}")
         if trial and (delta is None or not 0 < delta < 1):
@@ -153,7 +162,7 @@ class ClaimSet:
             check=None if trial or not_applicable is not None else fn, trial=fn if trial else None,
             delta=delta, trials=trials, not_applicable=not_applicable, uses=tuple(uses),
             examples=tuple(examples), max_examples=max_examples, notes=notes,
-            func_name=f"{fn.__module__}.{fn.__qualname__}",
+            func_name=f"{fn.__module__}.{fn.__qualname__}", repair=repair,
         ))
         return fn
 

@@ -1,0 +1,222 @@
+"""Errata and tightness report: for each paper, what is false, the counterexample, the repaired
+statement judged, and how loose each true bound is (``python -m properties report``).
+
+From a ledger (a JSON file written by ``python -m properties --json``, or a fresh run) it writes,
+per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
+
+- every falsified claim: the statement as the paper states it, the shrunk counterexample as exact
+  numbers (float64 values printed so that they round-trip, and for small counterexamples each value
+  also as an exact fraction or hexadecimal float), measured against bound with the digits that
+  support the verdict, the precision of the re-check, and where the counterexample came from;
+- the repairs the registry carries for it (``Claim.repairs``), each with its own verdict;
+- the not-applicable and inconclusive claims with their reasons;
+- a table of the verified bounds by tightness (worst measured/bound), naming those looser than
+  100×, and the figure: the worst ratio per verified bound on a log axis, grouped by section;
+- a header with the commit, profile, seed and the command that reproduces it.
+
+Identities are not bounds: their ratio is a relative discrepancy (about 10⁻¹⁰⁰ when they hold), so
+they are counted but kept out of the tightness table and figure.
+
+:func:`readme_status` renders README's status section from the registry's recorded findings, which
+``tests/test_claims.py`` holds equal to a fresh ci-profile search; ``tests/test_report.py`` fails
+when README and it disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+from fractions import Fraction
+
+from .registry import PAPERS, canonical_ids, claims
+
+__all__ = ["LOOSE", "counterexample_text", "readme_status", "write_reports"]
+
+LOOSE = 0.01
+"""A verified bound whose worst measured/bound stays below this is named as looser than 100×."""
+
+_TITLES = {
+    "softmax_regression": "Attention Scheme Inspired Softmax Regression (paper 001)",
+    "attention_optimization": "A Fast Optimization View: Reformulating Single Layer Attention (paper 003)",
+    "attention_pruning": "Beyond Linear Approximations: A Novel Pruning Approach for Attention Matrix (paper 000)",
+    "attention_kernel_regression": "Solving Attention Kernel Regression Problem via Pre-conditioner (paper 004)",
+}
+_SMALL = 16  # counterexamples with at most this many numbers also get exact fractions
+
+
+def _numbers(obj) -> list:
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return []
+    if isinstance(obj, (int, float)):
+        return [obj]
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _numbers(v)]
+    if isinstance(obj, (list, tuple)):
+        return [x for v in obj for x in _numbers(v)]
+    return []
+
+
+def _exact(x) -> str:
+    """An exact rendering of a float64: a fraction with a small denominator, else its hex form."""
+    if isinstance(x, int) or not math.isfinite(x) or x == int(x):
+        return repr(x)
+    f = Fraction(x)
+    if f.denominator == 1 or f.denominator <= 2**20:
+        return str(f)
+    return float(x).hex()
+
+
+def counterexample_text(cex) -> str:
+    """The counterexample as JSON with round-trip floats; small ones also value by value, exactly."""
+    text = json.dumps(cex, ensure_ascii=False)
+    nums = [x for x in _numbers(cex) if isinstance(x, float)]
+    if 0 < len(nums) <= _SMALL and any(_exact(x) != repr(x) for x in nums):
+        exact = ", ".join(f"{x!r} = {_exact(x)}" for x in dict.fromkeys(nums) if _exact(x) != repr(x))
+        text += f"\n  exactly: {exact}"
+    return text
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
+                             cwd=os.path.dirname(os.path.abspath(__file__)))
+        return out.stdout.strip() or "unknown (not a git checkout)"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, str):
+        return x
+    return f"{x:.6g}"
+
+
+def _falsified_entry(c: dict) -> list[str]:
+    out = c.get("counterexample_outcome") or {}
+    lines = [f"### `{c['id']}`", "", f"- Section: {c['section']} ({c['kind']})",
+             f"- Stated: {c['statement']}"]
+    if c.get("hypotheses"):
+        lines.append(f"- Hypotheses: {c['hypotheses']}")
+    source = {"search": "found by the Hypothesis search", "explicit": "from an explicit example"}.get(
+        c.get("counterexample_source"), str(c.get("counterexample_source")))
+    lines.append(f"- Counterexample ({source}): `{counterexample_text(c.get('counterexample'))}`".replace("\n  ", "`\n  `"))
+    if out:
+        digits = f", sign decided with {out['digits']} digits" if out.get("digits") else ""
+        lines.append(f"- Measured {_fmt(out.get('measured'))} against bound {_fmt(out.get('bound'))} "
+                     f"(ratio {_fmt(out.get('ratio'))}{digits}); re-checked at {c.get('recheck_dps')} digits")
+    if c.get("reason"):
+        lines.append(f"- Judged: {c['reason']}")
+    if c.get("notes"):
+        lines.append(f"- Notes: {c['notes']}")
+    for r in c.get("repairs") or ():
+        lines.append(f"- Repair: {r['statement']} — **{r['verdict']}** on {r['examples']} examples, "
+                     f"tightness {_fmt(r.get('worst_ratio'))}" + (f"; {r['reason']}" if r.get("reason") else ""))
+    if not c.get("repairs"):
+        lines.append("- Repair: none recorded in the registry yet")
+    return lines + [""]
+
+
+def _paper_markdown(paper: str, entries: list[dict], header: list[str]) -> str:
+    counts = {}
+    for c in entries:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    total = sum(1 for row in canonical_ids().values() if row["paper"] == paper)
+    lines = [f"# Errata and tightness: {_TITLES.get(paper, paper)}", "", *header, "",
+             f"{len(entries)} of the {total} claim ids of this paper are in the ledger: "
+             + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) + ".", ""]
+    falsified = [c for c in entries if c["verdict"] == "falsified"]
+    lines += ["## Falsified claims", ""]
+    lines += [x for c in falsified for x in _falsified_entry(c)] or ["None.", ""]
+    other = [c for c in entries if c["verdict"] in ("not-applicable", "inconclusive")]
+    lines += ["## Not applicable and inconclusive", ""]
+    lines += [f"- `{c['id']}` ({c['verdict']}): {c['statement']} — {c.get('reason') or 'no reason given'}"
+              for c in other] or ["None."]
+    bounds = _bounds(entries)
+    lines += ["", "## Tightness of the verified bounds", "",
+              "Worst measured/bound over the search (1 = attained; identities excluded).", "",
+              "| claim | section | worst ratio | examples |", "|---|---|---:|---:|"]
+    lines += [f"| `{c['id']}` | {c['section']} | {_fmt(c['worst_ratio'])} | {c['examples']} |" for c in bounds]
+    loose = [c for c in bounds if c["worst_ratio"] < LOOSE]
+    lines += ["", f"Looser than 100× ({len(loose)}): " + (", ".join(f"`{c['id']}`" for c in loose) or "none") + "."]
+    return "\n".join(lines) + "\n"
+
+
+def _bounds(entries):
+    return sorted((c for c in entries if c["verdict"] == "verified" and not c["kind"].startswith("identity")
+                   and isinstance(c.get("worst_ratio"), (int, float)) and c["worst_ratio"] > 0
+                   and math.isfinite(c["worst_ratio"])), key=lambda c: c["worst_ratio"])
+
+
+def _figure(paper: str, entries: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    bounds = sorted(_bounds(entries), key=lambda c: (c["section"], c["id"]))
+    fig, ax = plt.subplots(figsize=(8, max(2.5, 0.22 * len(bounds) + 1)))
+    if bounds:
+        ys = range(len(bounds))
+        ax.scatter([c["worst_ratio"] for c in bounds], ys, s=14)
+        ax.set_yticks(list(ys), [c["id"].split(".", 1)[1] for c in bounds], fontsize=7)
+        ax.set_xscale("log")
+        ax.axvline(1.0, color="k", lw=0.8)
+        ax.axvline(LOOSE, color="r", lw=0.8, ls="--", label="100× loose")
+        ax.legend(loc="lower right", fontsize=7)
+        ax.invert_yaxis()
+    else:
+        ax.text(0.5, 0.5, "no verified bound in this ledger", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("worst measured / bound over the search (log)")
+    ax.set_title(f"Tightness of the verified bounds: {paper}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "") -> list[str]:
+    """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths."""
+    registry = {c.id: c for c in claims()}
+    by_paper: dict[str, list[dict]] = {}
+    for c in ledger["claims"]:
+        known = registry.get(c["id"])
+        if known is not None:
+            c = {"hypotheses": known.hypotheses, "notes": known.notes, **c}
+        by_paper.setdefault(c["paper"], []).append(c)
+    header = [f"- Commit: {ledger.get('commit') or _commit()}",
+              f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}",
+              f"- Reproduce: `{command or 'python -m properties report'}`"]
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for paper in papers or PAPERS:
+        entries = by_paper.get(paper, [])
+        md = os.path.join(out_dir, f"ERRATA-{paper}.md")
+        with open(md, "w", encoding="utf-8") as fh:
+            fh.write(_paper_markdown(paper, entries, header))
+        png = os.path.join(out_dir, f"TIGHTNESS-{paper}.png")
+        _figure(paper, entries, png)
+        written += [md, png]
+    return written
+
+
+def readme_status() -> str:
+    """README's status tables, from the registry's recorded findings (held equal to a fresh
+    ci-profile search by tests/test_claims.py)."""
+    registered = claims()
+    canonical = canonical_ids()
+    lines = ["| paper | claim ids | registered | verified | falsified | not applicable |", "|---|---:|---:|---:|---:|---:|"]
+    for paper in PAPERS:
+        mine = [c for c in registered if c.paper == paper]
+        count = {v: sum(c.expected == v for c in mine) for v in ("verified", "falsified", "not-applicable")}
+        total = sum(1 for row in canonical.values() if row["paper"] == paper)
+        lines.append(f"| {paper} | {total} | {len(mine)} | {count['verified']} | {count['falsified']} | "
+                     f"{count['not-applicable']} |")
+    lines += ["", "| falsified claim | stated | repairs judged |", "|---|---|---|"]
+    for c in registered:
+        if c.expected == "falsified":
+            stated = c.statement.replace("|", "\\|")
+            lines.append(f"| `{c.id}` | {stated} | {len(c.repairs)} |")
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""The errata report (issue 15): exact counterexamples, one file per paper, README generated."""
+
+import json
+import math
+import pathlib
+from fractions import Fraction
+
+from properties import report
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _ledger():
+    return {"profile": "ci", "seed": 0, "claims": [
+        {"id": "softmax_regression.fact4.4.p1", "paper": "softmax_regression", "section": "Fact 4.4 Part 1",
+         "kind": "loewner-implies-norm", "verdict": "falsified", "examples": 33, "worst_ratio": 155.7,
+         "counterexample": [[[0.0]], [[-0.1]], 1.0, 0.3], "counterexample_source": "search",
+         "counterexample_outcome": {"holds": False, "ratio": 2.0, "measured": 1.0, "bound": 0.0, "digits": 90},
+         "recheck_dps": 100, "reason": "", "statement": "U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖"},
+        {"id": "softmax_regression.fact4.3.p1", "paper": "softmax_regression", "section": "Fact 4.3",
+         "kind": "inequality", "verdict": "verified", "examples": 25, "worst_ratio": 1e-3,
+         "statement": "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂"},
+        {"id": "softmax_regression.fact4.2.p1", "paper": "softmax_regression", "section": "Fact 4.2",
+         "kind": "identity", "verdict": "verified", "examples": 25, "worst_ratio": 1e-101, "statement": "⟨u, v⟩"},
+    ]}
+
+
+def test_counterexample_values_are_exact_and_round_trip():
+    text = report.counterexample_text([[0.1, 3.0], 2.0**-10 * 3])
+    first, exact = text.split("\n")
+    assert json.loads(first) == [[0.1, 3.0], 2.0**-10 * 3], text
+    assert "0.1 = 0x1.999999999999ap-4" in exact, f"0.1 must be given exactly (hex): {text}"
+    assert f"{2.0**-10 * 3!r} = 3/1024" in exact, f"a dyadic value must be given as a fraction: {text}"
+    assert float.fromhex("0x1.999999999999ap-4") == 0.1 and Fraction(3, 1024) == 2.0**-10 * 3
+
+
+def test_reports_name_every_falsified_claim_with_its_counterexample(tmp_path):
+    paths = report.write_reports(_ledger(), str(tmp_path), papers=["softmax_regression"], command="cmd")
+    md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
+    assert [pathlib.Path(p).name for p in paths] == ["ERRATA-softmax_regression.md", "TIGHTNESS-softmax_regression.png"]
+    assert "### `softmax_regression.fact4.4.p1`" in md and "[[[0.0]], [[-0.1]], 1.0, 0.3]" in md, md
+    assert "re-checked at 100 digits" in md and "found by the Hypothesis search" in md, md
+    assert "Looser than 100× (1): `softmax_regression.fact4.3.p1`" in md, md
+    assert "fact4.2.p1` |" not in md, "identities are not bounds and stay out of the tightness table"
+    png = (tmp_path / "TIGHTNESS-softmax_regression.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+
+
+def test_loose_threshold_is_100x():
+    assert math.isclose(report.LOOSE, 0.01)
