@@ -16,48 +16,18 @@ from __future__ import annotations
 
 from mpmath import mp
 
-__all__ = ["alpha", "c_entry", "classical_matmul", "diag", "exp_entrywise", "f_row", "h_col", "hadamard",
-           "inner", "kron_block", "L_entry", "loss_matrix_form", "multiple_softmax_loss", "ones", "softmax_matrix",
-           "u_row", "vec_cols", "vec_row", "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form",
-           "grad_y_matrix_form"]
+from .linalg import diag, dot, hadamard
+
+__all__ = ["alpha", "c_entry", "classical_matmul", "exp_entrywise", "f_row", "h_col", "kron_block", "L_entry",
+           "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
+           "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form"]
 
 
-def _check_vector(u, name):
-    if not isinstance(u, mp.matrix) or u.cols != 1 or u.rows == 0:
-        shape = f"{u.rows}x{u.cols}" if isinstance(u, mp.matrix) else type(u).__name__
-        raise ValueError(f"{name} must be a nonempty n×1 mp.matrix column, got {shape}")
-
-
-def _same_length(u, v, nu, nv):
-    _check_vector(u, nu)
-    _check_vector(v, nv)
-    if u.rows != v.rows:
-        raise ValueError(f"{nu} (length {u.rows}) and {nv} (length {v.rows}) must have the same length")
-
-
-def ones(n: int):
-    """The all-ones column 1_n."""
-    if int(n) != n or n < 1:
-        raise ValueError(f"n={n!r} must be a positive integer")
-    return mp.matrix([mp.mpf(1)] * int(n))
-
-
-def hadamard(u, v):
-    """u ∘ v, the entrywise product of two columns of one length."""
-    _same_length(u, v, "u", "v")
-    return mp.matrix([u[i] * v[i] for i in range(u.rows)])
-
-
-def inner(u, v):
-    """⟨u, v⟩ = Σ_i u_i v_i (an exactly rounded sum, ``mp.fsum``)."""
-    _same_length(u, v, "u", "v")
-    return mp.fsum(u[i] * v[i] for i in range(u.rows))
-
-
-def diag(u):
-    """diag(u), the n×n diagonal matrix of the column u."""
-    _check_vector(u, "u")
-    return mp.diag([u[i] for i in range(u.rows)])
+def norm_inf(u):
+    """‖u‖_∞ = max_i |u_i| of a column."""
+    if not isinstance(u, mp.matrix) or u.rows == 0:
+        raise ValueError("u must be a nonempty mp.matrix")
+    return max(abs(u[i, j]) for i in range(u.rows) for j in range(u.cols))
 
 
 def exp_entrywise(u):
@@ -125,7 +95,8 @@ def kron_block(A1, A2, j0: int):
 
 def u_row(A1, A2, x, j0: int):
     """u(x)_{j0} = exp(𝖠_{j0} x) (Def 4.8)."""
-    _check_vector(x, "x")
+    if not isinstance(x, mp.matrix) or x.cols != 1 or x.rows != A1.cols ** 2:
+        raise ValueError(f"x must be a d²×1 mp.matrix column, d = A1.cols = {A1.cols}")
     return exp_entrywise(kron_block(A1, A2, j0) * x)
 
 
@@ -143,7 +114,7 @@ def f_row(A1, A2, x, j0: int):
 def h_col(A3, y, i0: int):
     """h(y)_{i0} = A3 y_{i0}, y_{i0} = y[i0·d : (i0+1)·d] (Def 4.11)."""
     _check_matrix(A3, "A3")
-    _check_vector(y, "y")
+    _check_matrix(y, "y")
     d = A3.cols
     if y.rows != d * d or not 0 <= i0 < d:
         raise ValueError(f"y (length {y.rows}) must have length d²={d * d} and i0={i0} must be in [0, {d})")
@@ -152,7 +123,7 @@ def h_col(A3, y, i0: int):
 
 def c_entry(A1, A2, A3, B, x, y, j0: int, i0: int):
     """c(x, y)_{j0,i0} = ⟨f(x)_{j0}, h(y)_{i0}⟩ − B[j0, i0] (Def 4.12)."""
-    return inner(f_row(A1, A2, x, j0), h_col(A3, y, i0)) - B[j0, i0]
+    return dot(f_row(A1, A2, x, j0), h_col(A3, y, i0)) - B[j0, i0]
 
 
 def L_entry(A1, A2, A3, B, x, y, j0: int, i0: int):
@@ -190,7 +161,7 @@ def L_half(A1, A2, A3, B, x, y):
 def B_x_paper(f, v, c):
     """Def 7.3: B_paper(x) = (1−γ)c·diag(f∘v) − (2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ
     + (f∘v)(f∘v)ᵀ, γ = ⟨f, v⟩ (spec def.B_x_paper)."""
-    g = inner(f, v)
+    g = dot(f, v)
     fv = hadamard(f, v)
     return (diag(fv) * ((1 - g) * c) - (fv * f.T + f * fv.T) * (2 * g + c)
             + f * f.T * (2 * g * c + g * g) + fv * fv.T)
@@ -198,7 +169,7 @@ def B_x_paper(f, v, c):
 
 def B_xy_paper(f, h, c):
     """Def 11.3: B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ − c·diag(f) + c·ffᵀ (spec def.B_xy_paper)."""
-    return hadamard(f, h) * f.T - f * f.T * inner(f, h) - diag(f) * c + f * f.T * c
+    return hadamard(f, h) * f.T - f * f.T * dot(f, h) - diag(f) * c + f * f.T * c
 
 
 def grad_x_matrix_form(A1, A2, A3, B, X, Y):
