@@ -1,34 +1,91 @@
 """Command line: ``python -m properties`` runs the claims ledger; ``validate MODULE`` validates an
 implementation; ``adapters`` lists the adapter contract.
 
-    python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--json PATH]
-    python -m properties validate MODULE [--profile ci|dev|thorough]
+    python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--seed N] [--jobs N]
+                         [--json PATH [--resume]] [--list]
+    python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
     python -m properties adapters [--markdown]
 
 Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the module passed;
-1 validation failed; 2 bad usage (a pattern matching no claim, a module that cannot be imported or
-defines no adapter function).
+1 validation failed; 2 bad usage (a pattern matching no claim, a JSON path that cannot be written
+or resumed from, a module that cannot be imported or defines no adapter function); 130 interrupted
+(the JSON ledger then holds the claims that finished: rerun with ``--resume``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import profiles
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative integer")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def _add_search_options(p: argparse.ArgumentParser, default_profile: str) -> None:
+    p.add_argument("--profile", default=default_profile, choices=sorted(profiles.PROFILES),
+                   help=f"Hypothesis profile: examples per claim (default: {default_profile})")
+    p.add_argument("--seed", type=_seed, default=profiles.DEFAULT_SEED,
+                   help=f"seed of every search, under every profile (default: {profiles.DEFAULT_SEED})")
+
+
 def _ledger(argv) -> int:
+    from .ledger import default_jobs
+
     p = argparse.ArgumentParser(prog="python -m properties", description="Run the claims ledger.")
     p.add_argument("--claims", action="append", metavar="PATTERN",
                    help="glob over claim ids, e.g. 'softmax_regression.*' (repeatable; default: all)")
-    p.add_argument("--profile", default="dev", choices=sorted(profiles.PROFILES),
-                   help="Hypothesis profile: examples per claim (default: dev)")
-    p.add_argument("--json", metavar="PATH", help="write the machine-readable ledger to PATH")
+    _add_search_options(p, profiles.DEFAULT_PROFILE)
+    p.add_argument("--jobs", type=_positive_int, default=default_jobs(),
+                   help="worker processes judging claims in parallel (default: all cores, here %(default)s)")
+    p.add_argument("--json", metavar="PATH", help="write the machine-readable ledger to PATH, after every claim")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the claims already in the --json ledger and run only the missing ones")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
     args = p.parse_args(argv)
 
     from .ledger import run_ledger, summary_table
+    from .ledgerfile import check_writable
+
+    if args.resume and not args.json:
+        print("error: --resume needs --json PATH (the ledger to resume)", file=sys.stderr)
+        return 2
+    if args.json and not args.list:
+        try:
+            check_writable(args.json)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+
     from .registry import canonical_ids, claims, select
 
     selected = select(args.claims)
@@ -40,26 +97,43 @@ def _ledger(argv) -> int:
         for c in selected:
             print(f"{c.id}\t{c.kind}\t{c.mode}")
         return 0
-    total = len(canonical_ids())
-    registered = len(claims())
-    print(f"ledger: {len(selected)} claims, profile {args.profile} "
-          f"({registered} of the {total} claim ids of claims.tsv are registered)", file=sys.stderr)
-    results = run_ledger(selected, profile=args.profile, json_path=args.json)
-    print(summary_table(results))
+    print(f"ledger: {len(selected)} claims, profile {args.profile}, seed {args.seed}, {args.jobs} jobs "
+          f"({len(claims()) if not args.claims else 'a selection'} of the {len(canonical_ids())} claim ids "
+          f"of claims.tsv)", file=sys.stderr)
+    try:
+        entries = run_ledger(selected, profile=args.profile, seed=args.seed, json_path=args.json, jobs=args.jobs,
+                             resume=args.resume)
+    except ValueError as exc:  # a ledger that cannot be resumed from
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        where = f"; {args.json} holds the claims that finished: rerun with --resume" if args.json else ""
+        print(f"interrupted{where}", file=sys.stderr)
+        return 130
+    print(summary_table(entries))
     if args.json:
         print(f"wrote {args.json}", file=sys.stderr)
     return 0
 
 
 def _validate(argv) -> int:
+    from .validate import DEFAULT_TIMEOUT
+
     p = argparse.ArgumentParser(prog="python -m properties validate",
                                 description="Validate an implementation module through the adapter contract.")
     p.add_argument("module", help="importable module name, e.g. solvers.adapter or mypkg.impl")
-    p.add_argument("--profile", default="ci", choices=sorted(profiles.PROFILES))
+    _add_search_options(p, "ci")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
+                   help="seconds one call of the module's functions may take before it is a FAIL (default: %(default)g)")
     args = p.parse_args(argv)
-    from .validate import validate
+    from .validate import abandoned_calls, validate
 
-    return validate(args.module, profile=args.profile)
+    code = validate(args.module, profile=args.profile, seed=args.seed, timeout=args.timeout)
+    if abandoned_calls():  # a hung call still runs in its thread: exit without waiting for it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def _adapters(argv) -> int:

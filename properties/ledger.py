@@ -3,34 +3,47 @@
 - search claims: Hypothesis searches instances meeting the hypotheses, ``target()`` pushing the
   ratio measured/bound up; a failure is shrunk by Hypothesis and the minimal counterexample is
   re-checked with the precision doubled.  Then the claim's explicit examples (if any) run; a
-  counterexample found only there is reported with ``counterexample_source="explicit"``.
+  counterexample found only there is reported with ``counterexample_source="explicit"``.  Every
+  search is derandomised with the run's seed (``--seed``, :func:`properties.profiles.seeded`).
 - statistical claims: ``k`` seeded trials; the claim is verified when the number of failures F is at
   most q(k, δ), the upper ``FALSE_ALARM`` quantile of Binomial(k, δ), so a true claim is reported
   falsified with probability at most ``FALSE_ALARM`` (here, deterministically given the seeds).
 - single claims: the check runs once (running-time sweeps, fixed constructions).
 - not-applicable claims: reported with their reason.
+- repairs (``Claim.repairs``): each is judged the same way in the same run, its entry under the
+  claim's ``repairs``.
+
+:func:`run_ledger` runs a selection of claims, serially or in ``jobs`` worker processes (each
+worker imports the registry and judges claims by id; results are identical to a serial run and
+listed in the order of ``claims.tsv``), printing a progress line as each claim finishes and
+rewriting the JSON ledger atomically after each (``properties.ledgerfile``), so an interrupted run
+leaves a valid ledger that ``resume=True`` completes.
 """
 
 from __future__ import annotations
 
-import json
+import concurrent.futures
+import importlib
 import math
+import multiprocessing
+import os
 import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from hypothesis import given, reject, settings, target
 from scipy import stats
 
 from oracle import UndecidableError
 
 from . import profiles
-from .toolkit import Claim, HypothesisUnmet, Outcome, at_precision, start_dps
+from .contract import AdapterAbort
+from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
+from .toolkit import Claim, HypothesisUnmet, Outcome, at_precision, canonical_ids, start_dps
 
-__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "run_claim", "run_ledger", "jsonable"]
+__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "run_claim", "run_ledger", "summary_table"]
 
 FALSE_ALARM = 1e-6
 
@@ -42,7 +55,8 @@ def binomial_threshold(k: int, delta: float, alpha: float = FALSE_ALARM) -> int:
 
 @dataclass
 class Result:
-    """One claim's line of the ledger (the JSON schema is documented in README)."""
+    """One claim's entry of the ledger (the JSON schema is documented in README; non-finite numbers
+    follow the rule of :mod:`properties.ledgerfile`)."""
 
     id: str
     paper: str
@@ -62,29 +76,10 @@ class Result:
     seconds: float = 0.0
     statement: str = ""
     extra: dict = field(default_factory=dict)
+    repairs: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {k: jsonable(v) for k, v in self.__dict__.items()}
-
-
-def jsonable(obj):
-    """Instances and outcomes as JSON values (floats printed with repr round-trip exactly)."""
-    if isinstance(obj, np.ndarray):
-        return jsonable(obj.tolist())
-    if isinstance(obj, (np.floating, float)):
-        f = float(obj)
-        return f if math.isfinite(f) else repr(f)
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, Outcome):
-        return jsonable(obj.__dict__)
-    if obj is None or isinstance(obj, (bool, int, str)):
-        return obj
-    return repr(obj)
+        return jsonable(dict(self.__dict__))
 
 
 class _Counterexample(Exception):
@@ -102,7 +97,7 @@ def _finite_target(x: float) -> float:
     return max(-1e300, min(1e300, x))
 
 
-def _search(claim: Claim, profile: str, impl, result: Result) -> None:
+def _search(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
     state = {"n": 0, "undecided": 0, "worst": None, "digits": None, "fail": None}
 
     def prop(inst):
@@ -125,7 +120,7 @@ def _search(claim: Claim, profile: str, impl, result: Result) -> None:
 
     base = profiles.load(profile)
     n_examples = profiles.examples_for(profile, claim.max_examples)
-    test = settings(base, max_examples=n_examples)(given(claim.strategy())(prop))
+    test = profiles.seeded(settings(base, max_examples=n_examples)(given(claim.strategy())(prop)), seed)
     try:
         test()
     except _Counterexample:
@@ -176,6 +171,7 @@ def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> 
 
 
 def _statistical(claim: Claim, profile: str, impl, result: Result) -> None:
+    """Trials with seeds 0 … k−1 under every ``--seed`` (the binomial rule is about those trials)."""
     k = claim.trials * (1 if profile != "thorough" else 4)
     q = binomial_threshold(k, claim.delta)
     failures = []
@@ -201,13 +197,10 @@ def _statistical(claim: Claim, profile: str, impl, result: Result) -> None:
     result.reason = rule
 
 
-def run_claim(claim: Claim, *, profile: str = "dev", impl=None) -> Result:
-    """Judge one claim; ``impl`` is the implementation module for claims that ``use`` adapters."""
-    if claim.uses and impl is None:
-        import solvers.adapter as impl  # the ledger judges the project's own solvers
-    result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
-                    expected=claim.expected, statement=claim.statement)
-    t0 = time.perf_counter()
+_HARNESS_ERRORS = (Exception, SystemExit, AdapterAbort)
+
+
+def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
     try:
         if claim.mode == "not-applicable":
             result.verdict = "not-applicable"
@@ -215,7 +208,7 @@ def run_claim(claim: Claim, *, profile: str = "dev", impl=None) -> Result:
         elif claim.mode == "statistical":
             _statistical(claim, profile, impl, result)
         elif claim.mode == "search":
-            _search(claim, profile, impl, result)
+            _search(claim, profile, seed, impl, result)
         else:
             out = _call(claim, impl)
             result.examples = 1
@@ -227,43 +220,149 @@ def run_claim(claim: Claim, *, profile: str = "dev", impl=None) -> Result:
             else:
                 _conclude_counterexample(claim, impl, None, out, "search", result)
                 result.counterexample = {"construction": out.note}
-    except Exception as exc:  # a harness error is reported, never hidden as a verdict
+    except _HARNESS_ERRORS as exc:  # a harness or implementation error is reported, never hidden as a verdict
         result.verdict = "inconclusive"
         result.reason = f"error: {type(exc).__name__}: {exc}"
         result.extra = {"traceback": traceback.format_exc(limit=6)}
+
+
+def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,
+              seed: int = profiles.DEFAULT_SEED) -> Result:
+    """Judge one claim (and its repairs); ``impl`` is the implementation module for claims that
+    ``use`` adapters (default: the project's own ``solvers.adapter``)."""
+    profiles.load(profile)
+    if claim.uses and impl is None:
+        import solvers.adapter as impl  # the ledger judges the project's own solvers
+    result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
+                    expected=claim.expected, statement=claim.statement)
+    t0 = time.perf_counter()
+    _judge(claim, profile, seed, impl, result)
+    for repair in claim.repairs:
+        sub = Result(repair.id, repair.paper, repair.section, repair.kind, repair.mode, "inconclusive",
+                     expected=repair.expected, statement=repair.statement)
+        _judge(repair, profile, seed, impl, sub)
+        entry = sub.as_dict()
+        del entry["seconds"], entry["repairs"]  # timing is the claim's; repairs do not nest
+        result.repairs.append(entry)
     result.seconds = time.perf_counter() - t0
     return result
+
+
+# -- the run: serial or in worker processes, resumable, written after every claim -----------------
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_WORKER_IMPL: list = [None]
+
+
+def _worker_init(impl_name: str | None) -> None:
+    _WORKER_IMPL[0] = None if impl_name is None else importlib.import_module(impl_name)
+
+
+def _worker_run(claim_id: str, profile: str, seed: int) -> dict:
+    """Judge one claim by id in a worker process (the registry imports only that claim's paper)."""
+    from .registry import select
+
+    (claim,) = [c for c in select([claim_id]) if c.id == claim_id]
+    return run_claim(claim, profile=profile, impl=_WORKER_IMPL[0], seed=seed).as_dict()
 
 
 def _fmt_ratio(r):
     return "-" if r is None else f"{r:.4g}"
 
 
-def run_ledger(selected: list[Claim], *, profile: str, json_path: str | None = None, stream=None,
-               impl=None) -> list[Result]:
-    """Run ``selected`` claims with progress lines on ``stream`` (stderr); write JSON if asked."""
-    stream = sys.stderr if stream is None else stream
-    results = []
-    width = len(str(len(selected)))
-    for i, c in enumerate(selected, 1):
-        r = run_claim(c, profile=profile, impl=impl)
-        results.append(r)
-        mark = "" if r.verdict == c.expected else f"  (recorded finding: {c.expected})"
-        print(f"[{i:>{width}}/{len(selected)}] {r.id:<58} {r.verdict:<14} {r.examples:>5} ex  "
-              f"ratio {_fmt_ratio(r.worst_ratio):>10}  {r.seconds:6.1f}s{mark}", file=stream, flush=True)
+def _progress_line(i: int, n: int, entry: dict) -> str:
+    mark = "" if entry["verdict"] == entry["expected"] else f"  (recorded finding: {entry['expected']})"
+    ratio = _fmt_ratio(entry["worst_ratio"]) if "worst_ratio" not in entry.get("nonfinite", {}) \
+        else entry["nonfinite"]["worst_ratio"]
+    return (f"[{i:>{len(str(n))}}/{n}] {entry['id']:<58} {entry['verdict']:<14} {entry['examples']:>5} ex  "
+            f"ratio {ratio:>10}  {entry['seconds']:6.1f}s{mark}")
+
+
+def _resumed(json_path: str, profile: str, seed: int) -> dict[str, dict]:
+    if not os.path.exists(json_path):
+        return {}
+    doc = read_ledger(json_path)
+    if (doc.get("profile"), doc.get("seed")) != (profile, seed):
+        raise ValueError(f"json path={json_path!r} holds a ledger of profile {doc.get('profile')!r} seed "
+                         f"{doc.get('seed')!r}; resume it with the same --profile and --seed, not {profile!r} {seed!r}")
+    return {c["id"]: c for c in doc["claims"]}
+
+
+def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE, seed: int = profiles.DEFAULT_SEED,
+               json_path: str | None = None, jobs: int = 1, resume: bool = False, stream=None,
+               impl=None) -> list[dict]:
+    """Judge ``selected`` claims; return their ledger entries in the order of ``claims.tsv``.
+
+    Progress lines go to ``stream`` (stderr) as claims finish.  ``json_path`` is checked before any
+    claim runs and rewritten atomically after each; with ``resume`` the claims already in it (same
+    profile and seed) are kept and only the missing ones run.  ``jobs > 1`` judges claims in that
+    many worker processes (spawned; ``impl``, if given, must be an importable module).
+    """
+    profiles.load(profile)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be a positive integer")
+    if resume and not json_path:
+        raise ValueError("resume=True needs json_path (the ledger to resume)")
     if json_path:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump({"profile": profile, "claims": [r.as_dict() for r in results]}, fh, indent=1)
-    return results
+        check_writable(json_path)
+    stream = sys.stderr if stream is None else stream
+    order = {cid: i for i, cid in enumerate(canonical_ids())}
+    done = _resumed(json_path, profile, seed) if resume else {}
+    todo = [c for c in selected if c.id not in done]
+    if resume:
+        print(f"resuming {json_path}: {len(selected) - len(todo)} of the {len(selected)} selected claims are "
+              f"already there, {len(todo)} to run", file=stream, flush=True)
+
+    count = [0]
+
+    def finished(entry: dict) -> None:
+        done[entry["id"]] = entry
+        count[0] += 1
+        print(_progress_line(count[0], len(todo), entry), file=stream, flush=True)
+        if json_path:
+            entries = sorted(done.values(), key=lambda e: order.get(e["id"], math.inf))
+            write_atomic(json_path, {"profile": profile, "seed": seed, "claims": entries})
+
+    if jobs == 1 or len(todo) <= 1:
+        for c in todo:
+            finished(run_claim(c, profile=profile, impl=impl, seed=seed).as_dict())
+    else:
+        _run_parallel(todo, profile, seed, min(jobs, len(todo)), impl, finished)
+    return [done[c.id] for c in sorted(selected, key=lambda c: order[c.id])]
 
 
-def summary_table(results: list[Result]) -> str:
+def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, finished) -> None:
+    impl_name = None if impl is None else impl.__name__
+    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_worker_init, initargs=(impl_name,))
+    try:
+        futures = [pool.submit(_worker_run, c.id, profile, seed) for c in todo]
+        for fut in concurrent.futures.as_completed(futures):
+            finished(fut.result())
+    except BaseException:  # Ctrl-C, a failed write, a dead worker: stop the workers now, keep the ledger
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list((pool._processes or {}).values()):
+            proc.terminate()
+        raise
+    pool.shutdown()
+
+
+def summary_table(entries: list[dict]) -> str:
+    """The ledger as a table (one line per claim entry, then the count of each verdict)."""
     lines = [f"{'id':<58} {'kind':<22} {'verdict':<14} {'examples':>8} {'tightness':>10}"]
-    for r in results:
-        lines.append(f"{r.id:<58} {r.kind[:22]:<22} {r.verdict:<14} {r.examples:>8} {_fmt_ratio(r.worst_ratio):>10}")
-    counts = {}
-    for r in results:
-        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    for e in entries:
+        ratio = e.get("nonfinite", {}).get("worst_ratio") or _fmt_ratio(e["worst_ratio"])
+        lines.append(f"{e['id']:<58} {e['kind'][:22]:<22} {e['verdict']:<14} {e['examples']:>8} {ratio:>10}")
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e["verdict"]] = counts.get(e["verdict"], 0) + 1
     lines.append("")
-    lines.append("  ".join(f"{v}: {n}" for v, n in sorted(counts.items())) + f"  (total {len(results)})")
+    lines.append("  ".join(f"{v}: {n}" for v, n in sorted(counts.items())) + f"  (total {len(entries)})")
     return "\n".join(lines)

@@ -4,28 +4,128 @@ An implementation is a module defining some of the adapter functions of the cont
 in, numpy arrays or floats out; names, signatures and tolerance rules are listed by
 ``python -m properties adapters`` and in README).  ``validate(module)`` searches inputs with
 Hypothesis for each function it defines, compares the output with the oracle, shrinks any failure
-to a minimal input, and then runs every registered claim whose ``uses`` it defines.  ``solvers``
-ships ``solvers.adapter`` and is validated through this same path.
+to a minimal input, and then runs every registered claim whose ``uses`` it defines, on the module's
+own functions.  ``solvers`` ships ``solvers.adapter`` and is validated through this same path.
+
+The validator cannot be fooled by the module under judgement:
+
+- importing it is guarded: any failure (ImportError, SyntaxError, any exception, ``SystemExit`` at
+  import, an empty or relative name) is one line on stderr and exit code 2;
+- every call of one of its functions runs in a worker thread with a time limit (``timeout``,
+  default :data:`DEFAULT_TIMEOUT` seconds): a call past it is a FAIL naming the function and the
+  search stops (a hung thread is abandoned; :func:`abandoned_calls` counts them so the command line
+  can exit without waiting for them);
+- a ``BaseException`` raised by the function (``SystemExit``, a ``KeyboardInterrupt`` raised in its
+  worker thread, which a Ctrl-C never is) is a FAIL naming the function, never an exit;
+- a randomised function (the contract's ``Adapter.seeded`` names its seed argument) is called a
+  second time with the same arguments, seed included, on every example: a different output is a FAIL.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import math
 import sys
+import threading
+import types
 from dataclasses import dataclass
 
+import numpy as np
 from hypothesis import given, settings, target
 
 from oracle import UndecidableError
 
 from . import profiles
-from .contract import Adapter
-from .ledger import jsonable, run_claim
+from .contract import Adapter, AdapterAbort
+from .ledger import run_claim
+from .ledgerfile import jsonable
 from .registry import adapters, claims
 from .toolkit import Outcome
 
-__all__ = ["FunctionReport", "find_adapters", "validate"]
+__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "check_function", "find_adapters", "guard",
+           "import_module", "validate"]
+
+DEFAULT_TIMEOUT = 60.0
+"""Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
+
+_ABANDONED: list[threading.Thread] = []
+
+
+class _TimedOut(AdapterAbort):
+    """The call ran past its time limit."""
+
+
+def _check_timeout(timeout) -> None:
+    if isinstance(timeout, bool) or not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"timeout={timeout!r} must be a positive number of seconds")
+
+
+def abandoned_calls() -> int:
+    """How many calls ran past their time limit and are still running in their (daemon) threads."""
+    return sum(t.is_alive() for t in _ABANDONED)
+
+
+def guard(name: str, fn, timeout: float = DEFAULT_TIMEOUT):
+    """``fn`` called in a daemon worker thread with a time limit of ``timeout`` seconds.
+
+    Returns its value, re-raises its ``Exception``, and raises :class:`~properties.contract.AdapterAbort`
+    naming ``name`` when the call runs past the limit or raises any other ``BaseException``.
+    """
+    _check_timeout(timeout)
+
+    def call(*args, **kwargs):
+        box = {}
+
+        def work():
+            try:
+                box["value"] = fn(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001  (judged below; a thread never exits the process)
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, name=f"validate {name}", daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if worker.is_alive():
+            _ABANDONED.append(worker)
+            raise _TimedOut(f"{name} did not return within the time limit of {timeout:g} s")
+        if "error" in box:
+            exc = box["error"]
+            if isinstance(exc, Exception):
+                raise exc
+            raise AdapterAbort(f"{name} raised {type(exc).__name__}({', '.join(map(repr, exc.args))})")
+        return box["value"]
+
+    call.__name__ = name
+    return call
+
+
+def _same(a, b) -> bool:
+    """Bit-for-bit equal outputs (arrays, numbers, tuples of them)."""
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        return (type(a) is type(b) and len(a) == len(b)) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        x, y = np.asarray(a), np.asarray(b)
+    except Exception:  # noqa: BLE001  (not an array: plain equality)
+        return bool(a == b)
+    if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+        return x.shape == y.shape and x.dtype == y.dtype and bool(np.array_equal(x, y, equal_nan=True))
+    return bool(np.all(x == y)) if x.shape == y.shape else False
+
+
+def _deterministic(name: str, seed_arg: str, fn):
+    """``fn`` checked for determinism: every call is repeated with copies of the same arguments
+    (the seed ``seed_arg`` included) and must give the same output."""
+
+    def call(*args, **kwargs):
+        again = copy.deepcopy((args, kwargs))
+        out = fn(*args, **kwargs)
+        if not _same(out, fn(*again[0], **again[1])):
+            raise AdapterAbort(f"{name} is not deterministic: two calls with the same arguments (the same "
+                               f"{seed_arg}) gave different outputs")
+        return out
+
+    return call
 
 
 def find_adapters(module) -> list[str]:
@@ -42,19 +142,34 @@ class FunctionReport:
     minimal_input: object = None
     outcome: Outcome | None = None
     error: str = ""
+    shrunk: bool = True
+    timed_out: bool = False
 
 
-def _check_function(ad: Adapter, fn, profile: str) -> FunctionReport:
-    state = {"n": 0, "worst": None, "fail": None}
+class _Stop(BaseException):
+    """Ends a search at once (no shrinking): the call was aborted."""
+
+
+def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
+                   timeout: float = DEFAULT_TIMEOUT) -> FunctionReport:
+    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls)."""
+    state = {"n": 0, "worst": None, "fail": None, "timed_out": False}
+    call = guard(ad.name, fn, timeout)
+    if ad.seeded is not None:
+        call = _deterministic(ad.name, ad.seeded, call)
 
     class _Fail(Exception):
         pass
 
     def prop(inst):
         try:
-            out = ad.compare(inst, fn)
+            out = ad.compare(inst, call)
         except UndecidableError:
             return
+        except AdapterAbort as exc:
+            state["fail"] = (inst, None, str(exc))
+            state["timed_out"] = isinstance(exc, _TimedOut)
+            raise _Stop() from None
         except Exception as exc:  # the implementation crashed or returned garbage on valid input
             state["fail"] = (inst, None, f"{type(exc).__name__}: {exc}")
             raise _Fail() from exc
@@ -66,29 +181,52 @@ def _check_function(ad: Adapter, fn, profile: str) -> FunctionReport:
             raise _Fail()
 
     n = profiles.examples_for(profile, ad.max_examples)
-    test = settings(profiles.load(profile), max_examples=n)(given(ad.strategy())(prop))
+    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(given(ad.strategy())(prop)), seed)
+    stopped = False
     try:
         test()
     except _Fail:
         pass
+    except _Stop:
+        stopped = True
     if state["fail"] is None:
         return FunctionReport(ad.name, True, state["n"], state["worst"])
     inst, out, note = state["fail"]
-    return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note)
+    return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note, shrunk=not stopped,
+                          timed_out=state["timed_out"])
 
 
-def validate(module_name: str, *, profile: str = "ci", functions=None, include_claims: bool = True,
-             stream=None) -> int:
+def import_module(module_name):
+    """Import the module under judgement; ``(module, None)`` or ``(None, one-line error)``.
+
+    Any failure counts (a bad name, ImportError, SyntaxError, an exception or ``SystemExit`` raised
+    while importing); only a ``KeyboardInterrupt`` (a Ctrl-C of the user) propagates.
+    """
+    if not isinstance(module_name, str) or not module_name.strip() or module_name.startswith("."):
+        return None, f"error: module name {module_name!r} must be an absolute dotted name, e.g. mypkg.impl"
+    try:
+        return importlib.import_module(module_name), None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001  (whatever importing the module raised, it is one line)
+        detail = " ".join(str(exc).split()) or "(no message)"
+        return None, f"error: cannot import module {module_name!r}: {type(exc).__name__}: {detail}"
+
+
+def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
+             timeout: float = DEFAULT_TIMEOUT, functions=None, include_claims: bool = True, stream=None) -> int:
     """Validate ``module_name``; print a report; return the exit code (0 pass, 1 fail, 2 usage).
 
     ``functions`` restricts the adapter checks to those names (default: every adapter function the
-    module defines); ``include_claims=False`` skips the claims that use them.
+    module defines); ``include_claims=False`` skips the claims that use them.  ``timeout`` is the
+    limit of each call in seconds.
     """
     stream = sys.stdout if stream is None else stream
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        print(f"error: cannot import module {module_name!r}: {exc}", file=sys.stderr)
+    profiles.load(profile)
+    _check_timeout(timeout)
+    module, error = import_module(module_name)
+    if error:
+        print(error, file=sys.stderr)
         return 2
     names = find_adapters(module)
     if functions is not None:
@@ -102,24 +240,34 @@ def validate(module_name: str, *, profile: str = "ci", functions=None, include_c
               f"(list them with: python -m properties adapters)", file=sys.stderr)
         return 2
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
-    failed = 0
+    failed, hung = 0, set()
     for name in names:
-        rep = _check_function(adapters()[name], getattr(module, name), profile)
+        rep = check_function(adapters()[name], getattr(module, name), profile=profile, seed=seed, timeout=timeout)
         if rep.passed:
             worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
             print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}", file=stream)
-        else:
-            failed += 1
-            print(f"  FAIL {name:<28} minimal failing input: {jsonable(rep.minimal_input)}", file=stream)
-            detail = rep.error or (rep.outcome and rep.outcome.note) or ""
-            if rep.outcome is not None:
-                detail = f"error/tolerance {rep.outcome.ratio:.3g}; {detail}"
-            print(f"       {detail}", file=stream)
+            continue
+        failed += 1
+        if rep.timed_out:
+            hung.add(name)
+        label = "minimal failing input" if rep.shrunk else "failing input"
+        print(f"  FAIL {name:<28} {label}: {jsonable(rep.minimal_input)}", file=stream)
+        detail = rep.error or (rep.outcome and rep.outcome.note) or ""
+        if rep.outcome is not None:
+            detail = f"error/tolerance {rep.outcome.ratio:.3g}; {detail}"
+        print(f"       {detail}", file=stream)
     applicable = [c for c in claims() if include_claims and c.uses and set(c.uses) <= set(names)]
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
+    impl = types.SimpleNamespace(__name__=module_name, **{
+        n: guard(n, getattr(module, n), timeout) for n in names})
     for c in applicable:
-        r = run_claim(c, profile=profile, impl=module)
+        if hung & set(c.uses):
+            failed += 1
+            print(f"  FAIL {c.id:<56} not run: {', '.join(sorted(hung & set(c.uses)))} ran past the time limit",
+                  file=stream)
+            continue
+        r = run_claim(c, profile=profile, impl=impl, seed=seed)
         ok = r.verdict == c.expected
         failed += not ok
         cex = f"; counterexample {jsonable(r.counterexample)}" if (r.counterexample is not None and not ok) else ""

@@ -1,0 +1,129 @@
+"""The ledger's JSON file: values as JSON, the non-finite rule, atomic writes, reading for ``--resume``.
+
+The document is ``{"profile": ..., "seed": ..., "claims": [entry, ...]}`` with one entry per claim
+(the fields of :class:`properties.ledger.Result`), in the order of ``claims.tsv``.
+
+**Non-finite numbers** (one rule, everywhere in the document): a float that is ``inf``, ``-inf`` or
+``nan`` is written as ``null``, and the JSON object holding it gains a member ``"nonfinite"`` that
+maps the key to ``"inf"``, ``"-inf"`` or ``"nan"``; when the value under that key is an array, the
+key maps to a list of ``{"index": [i, j, ...], "value": "inf"}``, one per non-finite element.  So a
+numeric field is always a number or null, never a string, e.g.
+``{"worst_ratio": null, "nonfinite": {"worst_ratio": "inf"}, ...}``.  Finite floats are written
+with ``repr``, which round-trips float64 exactly.
+
+The file is written atomically (a temporary file in the same directory, then ``os.replace``), so a
+reader sees the previous complete ledger or the new one, never a truncated one; the ledger rewrites
+it after every claim, so an interrupted run leaves a valid ledger of the claims that finished.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+
+import numpy as np
+
+from .toolkit import Outcome
+
+__all__ = ["check_writable", "jsonable", "read_ledger", "write_atomic"]
+
+
+def _scalar_flag(x: float) -> str:
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def _convert(obj):
+    """(JSON value, flags): flags is None when nothing non-finite sits directly in ``obj`` (objects
+    record their own), a string for a non-finite float, a list of index flags for an array."""
+    if isinstance(obj, np.ndarray):
+        return _convert(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj), None
+    if isinstance(obj, (np.integer, int)):
+        return int(obj), None
+    if isinstance(obj, (np.floating, float)):
+        f = float(obj)
+        return (f, None) if math.isfinite(f) else (None, _scalar_flag(f))
+    if isinstance(obj, Outcome):
+        return _convert(dict(obj.__dict__))
+    if isinstance(obj, dict):
+        out, nonfinite = {}, {}
+        for k, v in obj.items():
+            out[str(k)], flags = _convert(v)
+            if flags is not None:
+                nonfinite[str(k)] = flags
+        if nonfinite:
+            out["nonfinite"] = nonfinite
+        return out, None
+    if isinstance(obj, (list, tuple)):
+        out, flags = [], []
+        for i, v in enumerate(obj):
+            value, f = _convert(v)
+            out.append(value)
+            if isinstance(f, str):
+                flags.append({"index": [i], "value": f})
+            elif f:
+                flags.extend({"index": [i, *g["index"]], "value": g["value"]} for g in f)
+        return out, (flags or None)
+    if obj is None or isinstance(obj, str):
+        return obj, None
+    if hasattr(obj, "as_dict"):
+        return _convert(obj.as_dict())
+    return repr(obj), None
+
+
+def jsonable(obj):
+    """``obj`` (numbers, arrays, tuples, dicts, Outcome records) as a JSON value under the module's
+    non-finite rule; anything else as its ``repr``.  A bare non-finite float becomes ``None``."""
+    return _convert(obj)[0]
+
+
+def check_writable(path: str) -> None:
+    """Raise ``ValueError`` unless ``path`` can be written: its directory exists and accepts a new
+    file, and ``path`` is not a directory.  Called before any claim runs."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"json path={path!r} must be a non-empty file name")
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"json path={path!r} is a directory, but should be a file name")
+    if not os.path.isdir(directory):
+        raise ValueError(f"json path={path!r}: directory {directory!r} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".ledger-probe-"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"json path={path!r}: directory {directory!r} is not writable ({exc.strerror})") from None
+
+
+def write_atomic(path: str, document: dict) -> None:
+    """Write ``document`` as JSON to ``path`` atomically (temp file in the same directory, fsync,
+    ``os.replace``).  If anything fails, ``path`` keeps its previous content and the error propagates."""
+    text = json.dumps(jsonable(document), indent=1, allow_nan=False) + "\n"
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_ledger(path: str) -> dict:
+    """A ledger written by :func:`write_atomic`, checked enough to resume from: ``ValueError`` naming
+    the path when it is not such a document."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"json path={path!r} cannot be resumed from: {exc}") from None
+    if not (isinstance(doc, dict) and isinstance(doc.get("claims"), list)
+            and all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in doc["claims"])):
+        raise ValueError(f"json path={path!r} cannot be resumed from: not a ledger (no list of claims with ids)")
+    return doc
