@@ -1,0 +1,164 @@
+"""The pruning baselines exactly as ``spec/pruning_baselines.md`` describes them (XW orientation:
+W ∈ R^{d_in×d_out}, the layer computes X W; row i belongs to input feature i), and their use on
+attention (W_Q and W_K pruned separately at the same ρ with the same calibration X, spec §0).
+
+- Wanda (§1): S[i, o] = |W[i, o]|·‖X[:, i]‖₂; per output column prune the k(ρ, d_in) smallest, stable.
+- SparseGPT (§2, unstructured, mode "exact", B = B_s = 128, p = 0.01): H = 2XᵀX, dead inputs fixed,
+  H_λ = H + p·mean(diag H)·I, U = upper Cholesky factor of H_λ⁻¹, per block the mask of the
+  k(ρ, block size·d_out) smallest w²/U_ii² (stable over the out-then-in flattening), the OBS sweep with
+  lazy batch updates.
+- Magnitude pruning of the fused W (sanity baseline): the round(ρd²) smallest |W_ij| zeroed.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from typing import NamedTuple
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+from ._gd import binarize  # noqa: E402
+from ._validate import float_matrix, nonneg_real, positive_int, ratio  # noqa: E402
+
+__all__ = [
+    "SparseGPTResult",
+    "count_pruned",
+    "magnitude",
+    "prune_qk",
+    "sparsegpt",
+    "sparsegpt_flops",
+    "wanda",
+]
+
+
+def count_pruned(rho, G: int) -> int:
+    """k(ρ, G) = floor(ρ·G + 1e-9) (baselines spec §0, the count rule)."""
+    return int(math.floor(ratio(rho) * G + 1e-9))
+
+
+def _layer(W, X):
+    W = float_matrix(W, "W")
+    X = float_matrix(X, "X")
+    if X.shape[1] != W.shape[0]:
+        raise ValueError(f"X.shape={X.shape} must have d_in = W.shape[0] = {W.shape[0]} columns")
+    return W, X
+
+
+@partial(jax.jit, static_argnames="k")
+def _wanda(W, X, k):
+    c = jnp.sqrt(jnp.sum(X * X, axis=0))
+    S = jnp.abs(W) * c[:, None]
+    order = jnp.argsort(S, axis=0, stable=True)  # per output column, ascending, lower i first
+    ranks = jnp.argsort(order, axis=0, stable=True)
+    mask = ranks < k
+    return jnp.where(mask, 0.0, W), mask
+
+
+def wanda(W, X, rho) -> tuple[np.ndarray, np.ndarray]:
+    """Wanda (spec §1.1–1.5), unstructured, no weight update.  Returns (W̃, mask) with mask True = pruned."""
+    W, X = _layer(W, X)
+    Wt, mask = _wanda(W, X, count_pruned(rho, W.shape[0]))
+    return np.asarray(Wt), np.asarray(mask)
+
+
+class SparseGPTResult(NamedTuple):
+    """``W`` the pruned weight W̃ (exact zeros on the mask); ``mask`` True = pruned; ``loss`` Σ e²/2
+    (spec §2.5: = ‖XΔ‖_F² + (λ/2)‖Δ‖_F² with H = 2XᵀX); ``percdamp`` the p used."""
+
+    W: np.ndarray
+    mask: np.ndarray
+    loss: float
+    percdamp: float
+
+
+def _inverse_factor(H):
+    """U upper with UᵀU = H⁻¹: L = chol(H), G = H⁻¹ by two triangular solves, symmetrised, U = chol(G)ᵀ."""
+    L = jnp.linalg.cholesky(H)
+    eye = jnp.eye(H.shape[0], dtype=H.dtype)
+    Linv = jax.scipy.linalg.solve_triangular(L, eye, lower=True)
+    G = Linv.T @ Linv
+    G = (G + G.T) / 2
+    return jnp.linalg.cholesky(G).T
+
+
+@partial(jax.jit, static_argnames=("rho", "blocksize"))
+def _sparsegpt(W, X, percdamp, rho, blocksize):
+    d_in, d_out = W.shape
+    H = 2.0 * (X.T @ X)
+    dead = jnp.diag(H) == 0
+    H = H + jnp.diag(jnp.where(dead, 1.0, 0.0))
+    W = jnp.where(dead[:, None], 0.0, W)
+    H = H + percdamp * jnp.mean(jnp.diag(H)) * jnp.eye(d_in, dtype=H.dtype)
+    U = _inverse_factor(H)
+    Ud = jnp.diag(U)
+    masks, loss = [], 0.0
+    for i1 in range(0, d_in, blocksize):
+        i2 = min(i1 + blocksize, d_in)
+        b = i2 - i1
+        Wb = W[i1:i2]
+        scores = (Wb * Wb / (Ud[i1:i2] ** 2)[:, None]).T.reshape(-1)  # canonical: output o, then input i
+        k = int(math.floor(rho * b * d_out + 1e-9))
+        order = jnp.argsort(scores, stable=True)
+        flat = jnp.zeros(b * d_out, dtype=bool).at[order[:k]].set(True)
+        Mb = flat.reshape(d_out, b).T
+        Ub = U[i1:i2, i1:i2]
+
+        def row(j, carry, Mb=Mb, Ub=Ub):
+            Wb, E = carry
+            e = jnp.where(Mb[j], Wb[j] / Ub[j, j], 0.0)
+            Wb = Wb - jnp.outer(Ub[j], e)  # U upper: rows < j untouched (U[j, :j] = 0)
+            Wb = Wb.at[j].set(jnp.where(Mb[j], 0.0, Wb[j]))
+            return Wb, E.at[j].set(e)
+
+        Wb, E = jax.lax.fori_loop(0, b, row, (Wb, jnp.zeros_like(Wb)))
+        W = W.at[i1:i2].set(Wb)
+        if i2 < d_in:
+            W = W.at[i2:].add(-(U[i1:i2, i2:].T @ E))  # lazy batch update (spec §2.5 step 4)
+        masks.append(Mb)
+        loss = loss + 0.5 * jnp.sum(E * E)
+    return W, jnp.concatenate(masks, axis=0), loss, U
+
+
+def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01) -> SparseGPTResult:
+    """SparseGPT, unstructured, mode "exact" (spec §2.1–2.6) with the optional dampening retry of §2.4
+    (p ← p + 0.01 while the factorisation fails; error once p ≥ 1)."""
+    W, X = _layer(W, X)
+    rho = ratio(rho)
+    blocksize = positive_int(blocksize, "blocksize")
+    p = nonneg_real(percdamp, "percdamp")
+    while p < 1:
+        Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize)
+        if bool(jnp.all(jnp.isfinite(U))) and bool(jnp.all(jnp.diag(U) > 0)) and bool(jnp.all(jnp.isfinite(Wt))):
+            return SparseGPTResult(np.asarray(Wt), np.asarray(mask), float(loss), p)
+        p += 0.01
+    raise ValueError(f"percdamp={percdamp!r}: the damped Hessian factorisation failed up to p = 1")
+
+
+def sparsegpt_flops(n: int, d: int) -> float:
+    """FLOPs of SparseGPT on one d×d weight with n calibration rows (XLA cost analysis)."""
+    n, d = positive_int(n, "n"), positive_int(d, "d")
+    fn = jax.jit(partial(_sparsegpt.__wrapped__, rho=0.5, blocksize=128))
+    cost = fn.lower(jnp.ones((d, d)), jnp.ones((n, d)), 0.01).cost_analysis()
+    return float((cost[0] if isinstance(cost, (list, tuple)) else cost)["flops"])
+
+
+def magnitude(W, rho) -> np.ndarray:
+    """Magnitude pruning of the fused W: the round(ρd²) smallest |W_ij| set to 0 (stable ties)."""
+    W = float_matrix(W, "W")
+    return binarize(np.abs(W), rho) * W
+
+
+def prune_qk(W_Q, W_K, X, rho, method: str) -> np.ndarray:
+    """W̃ = W̃_Q W̃_Kᵀ with W̃_Q, W̃_K pruned separately by ``method`` ("wanda" or "sparsegpt") at the
+    same ρ and calibration X (baselines spec §0, attention use); the product is generally dense."""
+    if method == "wanda":
+        return wanda(W_Q, X, rho)[0] @ wanda(W_K, X, rho)[0].T
+    if method == "sparsegpt":
+        return sparsegpt(W_Q, X, rho).W @ sparsegpt(W_K, X, rho).W.T
+    raise ValueError(f"method={method!r} must be 'wanda' or 'sparsegpt'")
