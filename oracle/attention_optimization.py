@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from .linalg import diag, dot, hadamard
+from . import derivatives
+from .linalg import diag, dot, hadamard, kron
+from .precision import as_float_array, to_mp
 
 __all__ = ["alpha", "c_entry", "classical_matmul", "exp_entrywise", "f_row", "h_col", "kron_block", "L_entry",
            "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
-           "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form"]
+           "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form",
+           "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg", "L_tot", "READINGS", "gradient_tot",
+           "hessian_blocks", "hessian_entry_xx", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
+           "reg_hessian", "unvec_cols", "minimiser"]
 
 
 def norm_inf(u):
@@ -188,3 +193,195 @@ def grad_y_matrix_form(A1, A2, A3, B, X, Y):
     """Lemma 5.5 (alg.grad_y): A3ᵀ Sᵀ (S A3 Y − B)."""
     S = softmax_matrix(A1, A2, X)
     return A3.T * S.T * (S * A3 * Y - B)
+
+
+# --- validated entry (float64 data → mpmath) --------------------------------------------------
+
+def instance(A1, A2, A3, B, X=None, Y=None, *, need_n_ge_d: bool = False):
+    """The float64 data of one problem as ``mp.matrix`` (exactly), after validating it.
+
+    **Arguments:** A1, A2, A3 (n, d), B (n, d), X, Y (d, d) (optional).  Raises ``ValueError``
+    naming the argument for a non-finite or empty array, a wrong number of dimensions, or a shape
+    mismatch (A1, A2, A3 and B must all be n×d, X and Y d×d); with ``need_n_ge_d`` also when d > n
+    (the claims that need σ_min(A3) > 0 need n ≥ d).
+
+    **Returns:** the tuple of ``mp.matrix`` in the order given (None for an omitted X, Y).
+    """
+    A1 = as_float_array(A1, "A1", ndim=2)
+    n, d = A1.shape
+    arrays = {"A2": A2, "A3": A3, "B": B}
+    out = [A1]
+    for name, arr in arrays.items():
+        a = as_float_array(arr, name, ndim=2)
+        if a.shape != (n, d):
+            raise ValueError(f"{name}.shape={a.shape} must equal A1.shape={(n, d)}")
+        out.append(a)
+    for name, arr in (("X", X), ("Y", Y)):
+        if arr is None:
+            out.append(None)
+            continue
+        a = as_float_array(arr, name, ndim=2)
+        if a.shape != (d, d):
+            raise ValueError(f"{name}.shape={a.shape} must be (d, d)={(d, d)}")
+        out.append(a)
+    if need_n_ge_d and d > n:
+        raise ValueError(f"A1.shape={(n, d)}: d={d} must be <= n={n}")
+    return tuple(None if a is None else to_mp(a) for a in out)
+
+
+def unvec_cols(y, d: int):
+    """Y from y, the inverse of :func:`vec_cols` (y[i0·d + i1] = Y[i1, i0])."""
+    return mp.matrix([[y[i0 * d + i1] for i0 in range(d)] for i1 in range(d)])
+
+
+# --- the regularised loss (spec def.reg_x, def.reg_y) ----------------------------------------
+
+READINGS = ("a", "b")
+"""The two readings of the x-regulariser (spec def.reg_x): (a) H_reg,x,{j0,i0} = 𝖠_{j0}ᵀW²𝖠_{j0},
+(b) H_reg,x,{j0,i0} = 𝖠_{j0}ᵀW𝖠_{j0} (needs W ⪰ 0)."""
+
+
+def _check_reading(reading):
+    if reading not in READINGS:
+        raise ValueError(f"reading={reading!r} must be one of {READINGS}")
+
+
+def L_reg(A1, A2, A3, w, x, y, reading: str = "b"):
+    """L_reg,x(x) + L_reg,y(y): L_reg,y = ½‖W A3 Y‖_F²; L_reg,x = (d/2)‖A1 X A2ᵀ W^{1/2}‖_F² (reading b)
+    or (d/2)‖A1 X A2ᵀ W‖_F² (reading a), W = diag(w) (spec def.reg_x, def.reg_y), summed as
+    first-principles sums over the entries, so their Hessians are independent of the stated ones."""
+    _check_reading(reading)
+    n, d = A1.rows, A1.cols
+    if reading == "b" and any(w[i] < 0 for i in range(n)):
+        raise ValueError("w must be >= 0 under reading (b) (W^{1/2})")
+    X = mp.matrix([[x[a * d + b] for b in range(d)] for a in range(d)])
+    Y = unvec_cols(y, d)
+    Z = A1 * X * A2.T  # L_reg,x = (d/2) Σ_{j0,k} Z[j0,k]² W[k,k]^p, p = 1 (b) or 2 (a)
+    p = 1 if reading == "b" else 2
+    rx = mp.fsum(Z[j, k] ** 2 * w[k] ** p for j in range(n) for k in range(n)) * d / 2
+    H = A3 * Y
+    ry = mp.fsum((w[k] * H[k, i]) ** 2 for k in range(n) for i in range(d)) / 2
+    return rx + ry
+
+
+def L_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
+    """L_tot = L_half + L_reg (the objective of alg.newton; w = None: no regulariser)."""
+    base = L_half(A1, A2, A3, B, x, y)
+    return base if w is None else base + L_reg(A1, A2, A3, w, x, y, reading)
+
+
+def _z_fn(A1, A2, A3, B, w, reading):
+    k = A1.cols ** 2
+    return lambda z: L_tot(A1, A2, A3, B, w, z[0:k, 0], z[k:2 * k, 0], reading)
+
+
+def gradient_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
+    """∇L_tot at z = (x, y) by numerical differentiation (2d² × 1)."""
+    return derivatives.gradient(_z_fn(A1, A2, A3, B, w, reading), mp.matrix(list(x) + list(y)))
+
+
+def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
+    """∇²L_tot at z = (x, y) by numerical differentiation (2d² × 2d²; w = None: of L_half alone)."""
+    return derivatives.hessian(_z_fn(A1, A2, A3, B, w, reading), mp.matrix(list(x) + list(y)))
+
+
+def hessian_blocks(A1, A2, A3, B, x, y):
+    """The true Hessian blocks (H_xx, H_xy, H_yy) of L_half at (x, y) (spec def.H_xx, def.H_xy,
+    def.H_yy), by numerical differentiation of the loss — never from a closed form."""
+    H = hessian_tot(A1, A2, A3, B, None, x, y)
+    k = A1.cols ** 2
+    return H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]
+
+
+def hessian_entry_xx(A1, A2, A3, B, x, y, j0: int, i0: int):
+    """∇²_x L_{j0,i0} (d² × d²) by numerical differentiation (the true H_{j0,i0}(x))."""
+    return derivatives.hessian(lambda z: L_entry(A1, A2, A3, B, z, y, j0, i0), x)
+
+
+def reg_hessian(A1, A2, A3, w, reading: str = "b"):
+    """The regulariser's Hessian as stated (spec def.reg_x, def.reg_y): blockdiag(H_reg,x, H_reg,y),
+    H_reg,x = d·(A1ᵀA1) ⊗ (A2ᵀW^pA2) (p = 1 reading b, 2 reading a), H_reg,y = I_d ⊗ A3ᵀW²A3."""
+    _check_reading(reading)
+    d = A1.cols
+    p = 1 if reading == "b" else 2
+    Hx = kron(A1.T * A1, A2.T * mp.diag([w[i] ** p for i in range(w.rows)]) * A2) * d
+    Hy = kron(mp.eye(d), A3.T * mp.diag([w[i] ** 2 for i in range(w.rows)]) * A3)
+    k = d * d
+    H = mp.zeros(2 * k, 2 * k)
+    H[0:k, 0:k] = Hx
+    H[k:2 * k, k:2 * k] = Hy
+    return H
+
+
+def minimiser(A1, A2, A3, B, w, x0, y0, reading: str = "b", *, tol=None, max_iter: int = 60):
+    """z* = argmin L_tot near (x0, y0): Newton's method at the working precision with numerical
+    derivatives (no closed form), stopped when ‖∇L_tot‖ ≤ tol (default 10^{−(dps − 10)}).
+    Raises ``ValueError`` if it does not converge or the Hessian is not positive definite there."""
+    tol = mp.mpf(10) ** (-(mp.dps - 10)) if tol is None else tol
+    k = A1.cols ** 2
+    fn = _z_fn(A1, A2, A3, B, w, reading)
+    z = mp.matrix(list(x0) + list(y0))
+    for _ in range(max_iter):
+        g = derivatives.gradient(fn, z)
+        if mp.norm(g) <= tol:
+            H = derivatives.hessian(fn, z)
+            if min(mp.eigsy(H, eigvals_only=True)) <= 0:
+                raise ValueError("the stationary point found is not a strict local minimum")
+            return z[0:k, 0], z[k:2 * k, 0]
+        z = z - mp.lu_solve(derivatives.hessian(fn, z), g)
+    raise ValueError(f"Newton did not reach ‖∇L_tot‖ ≤ {mp.nstr(tol, 3)} in {max_iter} steps")
+
+
+# --- the paper's kernels and terms, as stated (judged, never trusted) -------------------------
+
+def B_x_true(f, v, c):
+    """Spec def.B_x_true (derived, verified against numerical Hessians by lem7.1): (f∘v)(f∘v)ᵀ −
+    (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f), γ = ⟨f, v⟩."""
+    g = dot(f, v)
+    fv = hadamard(f, v)
+    return (fv * fv.T - (fv * f.T + f * fv.T) * (g + c) + f * f.T * (g * g + 2 * g * c) + diag(fv) * c
+            - diag(f) * (g * c))
+
+
+def B_xy_true(f, h, c):
+    """Spec def.B_xy_true (derived): (diag f − ffᵀ)(hfᵀ + c·I_n)."""
+    return (diag(f) - f * f.T) * (h * f.T + mp.eye(f.rows) * c)
+
+
+def G_nine(f, v, c):
+    """Sec 8.2 (spec def.G_nine): G1 … G9 with Σ G_k = B_paper(x); γ = ⟨f, v⟩."""
+    g = dot(f, v)
+    fv = hadamard(f, v)
+    return [diag(fv) * c, diag(fv) * (-g * c), fv * f.T * (-2 * g), fv * f.T * (-c), f * fv.T * (-2 * g),
+            f * fv.T * (-c), f * f.T * (2 * g * c), f * f.T * (g * g), fv * fv.T]
+
+
+def G_xy_four(f, h, c):
+    """Sec 12 (spec def.B_xy_paper): the four pieces (f∘h)fᵀ, −⟨f,h⟩ffᵀ, −c·diag(f), c·ffᵀ of B_xy,paper."""
+    return [hadamard(f, h) * f.T, f * f.T * (-dot(f, h)), diag(f) * (-c), f * f.T * c]
+
+
+def hessian_xx_paper(A1, A2, A3, B, x, y):
+    """The paper's H(x) = Σ_{j0,i0} 𝖠_{j0}ᵀ B_paper 𝖠_{j0} (Def 7.3, Lemma 7.4)."""
+    d = A1.cols
+    H = mp.zeros(d * d, d * d)
+    for j0 in range(A1.rows):
+        K = kron_block(A1, A2, j0)
+        f = f_row(A1, A2, x, j0)
+        for i0 in range(d):
+            H += K.T * B_x_paper(f, h_col(A3, y, i0), c_entry(A1, A2, A3, B, x, y, j0, i0)) * K
+    return H
+
+
+def hessian_xy_paper(A1, A2, A3, B, x, y):
+    """The paper's H_xy = [H_{x,y_1}, …, H_{x,y_d}], H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3 (Def 11.3)."""
+    d = A1.cols
+    H = mp.zeros(d * d, d * d)
+    for i0 in range(d):
+        h = h_col(A3, y, i0)
+        blk = mp.zeros(d * d, d)
+        for j0 in range(A1.rows):
+            blk += kron_block(A1, A2, j0).T * B_xy_paper(f_row(A1, A2, x, j0), h,
+                                                         c_entry(A1, A2, A3, B, x, y, j0, i0)) * A3
+        H[:, i0 * d:(i0 + 1) * d] = blk
+    return H

@@ -1,0 +1,75 @@
+"""The oracle of paper 003: the numerically differentiated Hessian blocks against the spec's derived
+closed forms, the stated terms against their sums, the regulariser, the validated entry, z*."""
+
+import numpy as np
+import pytest
+from mpmath import mp
+
+from oracle import attention_optimization as O
+from oracle import attention_optimization_bounds as OB
+from oracle import linalg, to_mp
+
+
+def _inst(n=3, d=2, seed=1):
+    rng = np.random.default_rng(seed)
+    A1, A2, A3, B = (rng.standard_normal((n, d)) for _ in range(4))
+    X, Y = (rng.standard_normal((d, d)) for _ in range(2))
+    A1, A2, A3, B, X, Y = O.instance(A1, A2, A3, B, X, Y)
+    return A1, A2, A3, B, linalg.vec(X), O.vec_cols(Y), X
+
+
+def test_hessian_blocks_match_derived_closed_forms():
+    A1, A2, A3, B, x, y, X = _inst()
+    n, d = A1.rows, A1.cols
+    Hxx, Hxy, Hyy = O.hessian_blocks(A1, A2, A3, B, x, y)
+    Txx, Txy = mp.zeros(d * d, d * d), mp.zeros(d * d, d * d)
+    for j0 in range(n):
+        K, f = O.kron_block(A1, A2, j0), O.f_row(A1, A2, x, j0)
+        for i0 in range(d):
+            h, c = O.h_col(A3, y, i0), O.c_entry(A1, A2, A3, B, x, y, j0, i0)
+            Txx += K.T * O.B_x_true(f, h, c) * K
+            Txy[:, i0 * d:(i0 + 1) * d] += K.T * O.B_xy_true(f, h, c) * A3
+    S = O.softmax_matrix(A1, A2, X)
+    assert linalg.norm2(Hxx - Txx) < 1e-40 * linalg.norm2(Hxx), "H_xx (numerical) ≠ Σ 𝖠ᵀB_true𝖠"
+    assert linalg.norm2(Hxy - Txy) < 1e-40 * linalg.norm2(Hxy), "H_xy (numerical) ≠ Σ 𝖠ᵀB_xy,true A3"
+    assert linalg.norm2(Hyy - linalg.kron(mp.eye(d), A3.T * S.T * S * A3)) < 1e-40, "H_yy ≠ I ⊗ A3ᵀSᵀSA3"
+    # the paper's kernels differ from the true Hessian (lem7.4, lem11.4)
+    assert linalg.norm2(O.hessian_xx_paper(A1, A2, A3, B, x, y) - Hxx) > 1e-3
+    assert linalg.norm2(O.hessian_xy_paper(A1, A2, A3, B, x, y) - Hxy) > 1e-3
+
+
+@pytest.mark.parametrize("reading", ["a", "b"])
+def test_regulariser_hessian_is_the_stated_one(reading):
+    A1, A2, A3, B, x, y, _ = _inst()
+    w = to_mp(np.array([0.5, 2.0, 3.0]))
+    gap = O.hessian_tot(A1, A2, A3, B, w, x, y, reading) - O.hessian_tot(A1, A2, A3, B, None, x, y)
+    assert linalg.norm2(gap - O.reg_hessian(A1, A2, A3, w, reading)) < 1e-40
+
+
+def test_stated_terms_sum_to_the_stated_kernels():
+    A1, A2, A3, B, x, y, _ = _inst()
+    f, h, c = O.f_row(A1, A2, x, 1), O.h_col(A3, y, 0), O.c_entry(A1, A2, A3, B, x, y, 1, 0)
+    n = A1.rows
+    assert linalg.norm2(sum(O.G_nine(f, h, c), mp.zeros(n, n)) - O.B_x_paper(f, h, c)) < 1e-45
+    assert linalg.norm2(sum(O.G_xy_four(f, h, c), mp.zeros(n, n)) - O.B_xy_paper(f, h, c)) < 1e-45
+
+
+def test_minimiser_is_stationary_and_bounds_are_positive():
+    A1, A2, A3, B, x, y, _ = _inst(n=3, d=1)
+    w = to_mp(np.full(3, 2.0))
+    xs, ys = O.minimiser(A1, A2, A3, B, w, x, y)
+    assert linalg.norm2(O.gradient_tot(A1, A2, A3, B, w, xs, ys)) < 1e-35
+    R = OB.h12_radius(A1, A2, A3, B, xs, ys)
+    assert R > 0 and OB.C0(R) == 30 * R ** 8 and OB.R0(3, R) > 0
+    assert OB.lem12_8_repair(3, 1, mp.mpf(5)) > OB.lem12_8_paper(3, 1, mp.mpf(5)) / 2
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(A1=np.ones((3, 2)), A2=np.ones((3, 2)), A3=np.ones((2, 2)), B=np.ones((3, 2))), "A3.shape"),
+    (dict(A1=np.ones((3, 2)), A2=np.ones((3, 2)), A3=np.ones((3, 2)), B=np.full((3, 2), np.nan)), "B must be finite"),
+    (dict(A1=np.ones((3, 2)), A2=np.ones((3, 2)), A3=np.ones((3, 2)), B=np.ones((3, 2)), X=np.ones((3, 3))), "X.shape"),
+    (dict(A1=np.ones((1, 2)), A2=np.ones((1, 2)), A3=np.ones((1, 2)), B=np.ones((1, 2)), need_n_ge_d=True), "d=2"),
+])
+def test_bad_input_names_the_argument(kwargs, needle):
+    with pytest.raises(ValueError, match=needle.replace("(", r"\(")):
+        O.instance(**kwargs)
