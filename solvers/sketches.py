@@ -56,13 +56,21 @@ __all__ = [
 
 
 def as_key(key, name: str = "key") -> jax.Array:
-    """A JAX PRNG key from ``key`` (a typed ``jax.random.key``, a raw ``PRNGKey`` or an int seed)."""
+    """A JAX PRNG key from ``key``: a typed ``jax.random.key``, a raw ``PRNGKey`` (uint32, shape
+    (2,)) or an int seed in ``[0, 2^64)``.
+
+    The convention of every randomised function of ``solvers`` (argument ``key``).  An int seed
+    ``s`` gives the key with data ``[s >> 32, s & 0xffffffff]``, so ``s < 2^32`` equals
+    ``jax.random.key(s)`` and distinct seeds give distinct keys (``jax.random.key`` itself
+    aliases seeds that differ above bit 32 and overflows at 2^63).
+    """
     if isinstance(key, (bool, np.bool_)):
         raise ValueError(f"{name}={key!r} must be a jax.random key or an int seed, not a bool")
     if isinstance(key, Integral):
-        if int(key) < 0:
-            raise ValueError(f"{name}={key!r} must be a non-negative int seed")
-        return jax.random.key(int(key))
+        seed = int(key)
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"{name}={key!r} must be an int seed in [0, 2**64)")
+        return jax.random.wrap_key_data(jnp.asarray([seed >> 32, seed & 0xFFFFFFFF], dtype=jnp.uint32))
     if isinstance(key, jax.Array):
         if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) and key.shape == ():
             return key
@@ -70,7 +78,7 @@ def as_key(key, name: str = "key") -> jax.Array:
             return jax.random.wrap_key_data(key)
     raise ValueError(
         f"{name}={key!r} must be a scalar jax.random key, a raw PRNGKey (uint32, shape (2,)) "
-        "or a non-negative int seed"
+        "or an int seed in [0, 2**64)"
     )
 
 

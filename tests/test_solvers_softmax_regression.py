@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from solvers import softmax_regression as sr
+from solvers.softmax_regression import approximate as approx
+from solvers.softmax_regression import objective, split
 
 jax.config.update("jax_enable_x64", True)
 
@@ -180,7 +182,7 @@ def test_approximate_newton_converges_and_samples():
     """alg.newton: the sampled Hessian (sample < n) still converges to x*."""
     A, b, w = _theory_instance(n=4000, d=3, seed=1)
     xstar = sr.exact_newton(A, b, w, tol=1e-14).x
-    res = sr.approximate_newton(A, b, w, seed=11, eps0=0.9, delta=0.1, tol=1e-12, max_iter=60)
+    res = sr.approximate_newton(A, b, w, key=11, eps0=0.9, delta=0.1, tol=1e-12, max_iter=60)
     err = np.linalg.norm(res.x - xstar)
     assert res.converged, f"not converged: ‖∇L‖ history={res.grad_norm_history}"
     assert err <= 1e-9, f"‖x − x*‖={err:.3e}, should be ≤ 1e-9"
@@ -197,7 +199,7 @@ def test_approximate_newton_paper_eps0_equals_exact():
     """With ε0 = 0.01 and small n every p_i = 1: H̃ = H, so approximate = exact Newton."""
     A, b, w = _theory_instance(n=300, d=5, seed=2)
     ex = sr.exact_newton(A, b, w)
-    ap = sr.approximate_newton(A, b, w, seed=0)
+    ap = sr.approximate_newton(A, b, w, key=0)
     assert np.all(ap.sample_sizes == 300), f"sample_sizes={ap.sample_sizes}, should all be n=300"
     assert np.allclose(ap.x, ex.x, rtol=0, atol=1e-12), \
         f"approximate x={ap.x} differs from exact x={ex.x}"
@@ -208,7 +210,7 @@ def test_approximate_newton_weak_regularisation():
     A, b, _, _ = _instance(300, 5, seed=8, peaked=True)
     A = 8.0 * A
     w = np.geomspace(0.01, 1.0, 300)
-    res = sr.approximate_newton(A, b, w, seed=3, tol=1e-10, max_iter=200)
+    res = sr.approximate_newton(A, b, w, key=3, tol=1e-10, max_iter=200)
     assert res.converged, f"not converged: ‖∇L‖ history tail={res.grad_norm_history[-3:]}"
 
 
@@ -216,13 +218,13 @@ def test_approximate_newton_reproducible():
     """Same seed (or same key) ⇒ identical iterates and samples; another seed ⇒ other samples."""
     A, b, w = _theory_instance(n=4000, d=3, seed=4)
     kw = dict(eps0=0.9, delta=0.1, tol=0.0, max_iter=3)
-    r1 = sr.approximate_newton(A, b, w, seed=42, **kw)
-    r2 = sr.approximate_newton(A, b, w, seed=42, **kw)
+    r1 = sr.approximate_newton(A, b, w, key=42, **kw)
+    r2 = sr.approximate_newton(A, b, w, key=42, **kw)
     r3 = sr.approximate_newton(A, b, w, key=jax.random.PRNGKey(42), **kw)
-    r4 = sr.approximate_newton(A, b, w, seed=43, **kw)
-    assert np.array_equal(r1.x, r2.x), f"seed=42 twice gave x={r1.x} and {r2.x}"
-    assert np.array_equal(r1.sample_sizes, r2.sample_sizes), "seed=42 twice gave different samples"
-    assert np.array_equal(r1.x, r3.x), "seed=42 and key=PRNGKey(42) should give the same run"
+    r4 = sr.approximate_newton(A, b, w, key=43, **kw)
+    assert np.array_equal(r1.x, r2.x), f"key=42 twice gave x={r1.x} and {r2.x}"
+    assert np.array_equal(r1.sample_sizes, r2.sample_sizes), "key=42 twice gave different samples"
+    assert np.array_equal(r1.x, r3.x), "key=42 and key=PRNGKey(42) should give the same run"
     assert not np.array_equal(r1.sample_sizes, r4.sample_sizes), \
         f"seeds 42 and 43 gave identical sample sizes {r1.sample_sizes} (expected different)"
 
@@ -233,8 +235,8 @@ def test_approximate_newton_sketch_leverage_converges_and_reproducible():
     A, b, w = _theory_instance(n=4000, d=3, seed=1)
     xstar = sr.exact_newton(A, b, w, tol=1e-14).x
     kw = dict(eps0=0.9, delta=0.1, tol=1e-12, max_iter=60, leverage="sketch")
-    r1 = sr.approximate_newton(A, b, w, seed=11, **kw)
-    r2 = sr.approximate_newton(A, b, w, seed=11, **kw)
+    r1 = sr.approximate_newton(A, b, w, key=11, **kw)
+    r2 = sr.approximate_newton(A, b, w, key=11, **kw)
     err = np.linalg.norm(r1.x - xstar)
     assert r1.converged, f"not converged: ‖∇L‖ history={r1.grad_norm_history}"
     assert err <= 1e-9, f"‖x − x*‖={err:.3e}, should be ≤ 1e-9"
@@ -251,7 +253,7 @@ def test_approximate_newton_sketch_weak_regularisation():
     A = 8.0 * A
     w = np.geomspace(0.01, 1.0, 3000)
     ex = sr.exact_newton(A, b, w, tol=1e-13, max_iter=200)
-    res = sr.approximate_newton(A, b, w, seed=3, eps0=0.5, tol=1e-12, max_iter=300,
+    res = sr.approximate_newton(A, b, w, key=3, eps0=0.5, tol=1e-12, max_iter=300,
                                 leverage="sketch")
     assert res.converged, f"not converged: ‖∇L‖ history tail={res.grad_norm_history[-3:]}"
     assert np.linalg.norm(res.x - ex.x) <= 1e-8, f"x={res.x} vs exact-Newton x*={ex.x}"
@@ -263,21 +265,21 @@ def test_sketched_leverage_within_factor_two():
     A, _, w, _ = _instance(512, 6, seed=5)
     w2 = jnp.asarray(w * w)
     A = jnp.asarray(A)
-    exact, ok = sr._reference_leverage(A, w2)
+    exact, ok = approx.reference_leverage(A, w2)
     assert bool(ok)
-    est, ok2 = sr._sketched_leverage_raw(A, w2, jax.random.PRNGKey(0), m=8 * 6, k=256)
+    est, ok2 = approx.sketched_leverage_raw(A, w2, jax.random.PRNGKey(0), m=8 * 6, k=256)
     assert bool(ok2)
     ratio = np.asarray(est) / np.asarray(exact)
     assert 0.5 <= ratio.min() and ratio.max() <= 2.0, \
         f"τ̃/τ ∈ [{ratio.min():.3f}, {ratio.max():.3f}], should be within [0.5, 2]"
-    scaled, _ = sr._sketched_leverage(A, w2, jax.random.PRNGKey(0))
+    scaled, _ = approx.sketched_leverage(A, w2, jax.random.PRNGKey(0))
     assert np.all(np.asarray(scaled) <= 1.0), "scaled τ̂ must be capped at 1"
 
 
 def test_approximate_newton_leverage_option_validated():
     A, b, w = _theory_instance(n=50, d=3, seed=1)
     with pytest.raises(ValueError, match="leverage"):
-        sr.approximate_newton(A, b, w, seed=0, leverage="fast")
+        sr.approximate_newton(A, b, w, key=0, leverage="fast")
 
 
 # ------------------------------------------------------------------------ split-Hessian Newton
@@ -290,8 +292,8 @@ def test_one_pass_state_matches_two_pass_formulas(n, shift_row):
     A, b, w, x = _instance(n, 4, seed=3, peaked=True)
     A[shift_row] = 40.0 * x / np.linalg.norm(x) ** 2  # logit 40 at a late row
     w2 = w * w
-    u, L, g, gn, af, av, kappa1, E = sr._one_pass_state(*(jnp.asarray(t) for t in (A, b, w2, x)))
-    bdiag, f, v, k1 = sr._kernel_parts(jnp.asarray(A @ x), jnp.asarray(b))
+    u, L, g, gn, af, av, kappa1, E = split.one_pass_state(*(jnp.asarray(t) for t in (A, b, w2, x)))
+    bdiag, f, v, k1 = objective.kernel_parts(jnp.asarray(A @ x), jnp.asarray(b))
     scale = 1.0 + np.abs(A).sum(axis=0).max()
     checks = {
         "u": (u, A @ x),
@@ -313,7 +315,7 @@ def test_split_newton_theory_instance(gram_dtype):
     """Inside the theory (∇²L ⪰ l I): split Newton reaches the exact-Newton minimiser."""
     A, b, w = _theory_instance(n=3000, d=4, seed=6)
     ex = sr.exact_newton(A, b, w, tol=1e-14)
-    res = sr.split_newton(A, b, w, seed=0, tol=1e-13, gram_dtype=gram_dtype)
+    res = sr.split_newton(A, b, w, key=0, tol=1e-13, gram_dtype=gram_dtype)
     assert res.converged, f"not converged: ‖∇L‖ history={res.grad_norm_history}"
     assert np.linalg.norm(res.x - ex.x) <= 1e-10, f"x={res.x} vs exact-Newton x*={ex.x}"
     assert res.iterations <= ex.iterations + 3, \
@@ -329,7 +331,7 @@ def test_split_newton_weak_regularisation_samples(gram_dtype):
     A = 8.0 * A
     w = np.geomspace(0.01, 1.0, 3000)
     ex = sr.exact_newton(A, b, w, tol=1e-13, max_iter=200)
-    res = sr.split_newton(A, b, w, seed=3, samples=40, tol=1e-12, max_iter=300,
+    res = sr.split_newton(A, b, w, key=3, samples=40, tol=1e-12, max_iter=300,
                           gram_dtype=gram_dtype)
     assert res.converged, f"not converged: ‖∇L‖ history tail={res.grad_norm_history[-3:]}"
     assert np.linalg.norm(res.x - ex.x) <= 1e-8, f"x={res.x} vs exact-Newton x*={ex.x}"
@@ -342,19 +344,19 @@ def test_split_newton_reproducible():
     A, b, _, _ = _instance(3000, 5, seed=9)
     w = np.geomspace(0.01, 1.0, 3000)
     kw = dict(samples=40, tol=0.0, max_iter=4, x0=np.full(5, 0.5))
-    r1 = sr.split_newton(A, b, w, seed=5, **kw)
-    r2 = sr.split_newton(A, b, w, seed=5, **kw)
-    r3 = sr.split_newton(A, b, w, seed=6, **kw)
+    r1 = sr.split_newton(A, b, w, key=5, **kw)
+    r2 = sr.split_newton(A, b, w, key=5, **kw)
+    r3 = sr.split_newton(A, b, w, key=6, **kw)
     assert np.array_equal(r1.x, r2.x) and np.array_equal(r1.sample_sizes, r2.sample_sizes), \
         "seed=5 twice gave different runs"
     assert not np.array_equal(r1.x, r3.x), "seeds 5 and 6 gave identical iterates"
 
 
 @pytest.mark.parametrize("kwargs,name,rule", [
-    (dict(seed=-1), "seed", "integer"),
-    (dict(seed=1.5), "seed", "integer"),
-    (dict(seed=0, samples=0), "samples", "integer"),
-    (dict(seed=0, gram_dtype="float16"), "gram_dtype", "float64"),
+    (dict(key=-1), "key", "int seed"),
+    (dict(key=1.5), "key", "int seed"),
+    (dict(key=0, samples=0), "samples", "integer"),
+    (dict(key=0, gram_dtype="float16"), "gram_dtype", "float64"),
 ])
 def test_split_newton_options_validated(kwargs, name, rule):
     g = _good()
@@ -364,10 +366,10 @@ def test_split_newton_options_validated(kwargs, name, rule):
     assert msg.startswith(name) and rule in msg, f"message {msg!r} should name {name!r} and {rule!r}"
 
 
-def test_split_newton_requires_seed():
-    """The seed is a required keyword (randomised code takes an explicit seed)."""
+def test_split_newton_requires_key():
+    """The key is a required keyword (randomised code takes an explicit key or seed)."""
     g = _good()
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(TypeError, match="key"):
         sr.split_newton(g["A"], g["b"], g["w"])
 
 
@@ -380,7 +382,7 @@ def test_split_newton_nonfinite_A(gram_dtype, bad):
     A = g["A"].copy()
     A[4, 1] = bad
     with pytest.raises(ValueError, match=r"^A must be finite"):
-        sr.split_newton(A, g["b"], g["w"], seed=0, gram_dtype=gram_dtype)
+        sr.split_newton(A, g["b"], g["w"], key=0, gram_dtype=gram_dtype)
 
 
 def test_split_newton_float32_overflow_explained():
@@ -388,7 +390,7 @@ def test_split_newton_float32_overflow_explained():
     g = _good()
     A = g["A"] * 1e30
     with pytest.raises(ValueError, match=r"^A \(max \|A_ij\|.*gram_dtype='float32'"):
-        sr.split_newton(A, g["b"], g["w"], seed=0, gram_dtype="float32")
+        sr.split_newton(A, g["b"], g["w"], key=0, gram_dtype="float32")
 
 
 # ---------------------------------------------------------------------------------- validation
@@ -439,23 +441,23 @@ def test_bad_input_raises(fn, name, make, rule):
 def test_solver_bad_options_raise(solver, kwargs, name):
     """Solver options are validated up front."""
     g = _good()
-    extra = dict(seed=0) if solver != "exact_newton" else {}
+    extra = dict(key=0) if solver != "exact_newton" else {}
     with pytest.raises(ValueError) as info:
         getattr(sr, solver)(g["A"], g["b"], g["w"], **kwargs, **extra)
     assert name in str(info.value), f"message {str(info.value)!r} should name {name!r}"
 
 
 @pytest.mark.parametrize("kwargs,name", [
-    (dict(), "key"),
-    (dict(seed=0, key=jax.random.PRNGKey(0)), "key"),
-    (dict(seed=-1), "seed"),
+    (dict(key=-1), "key"),
+    (dict(key=2**64), "key"),
+    (dict(key=True), "key"),
     (dict(key="abc"), "key"),
-    (dict(seed=0, eps0=0.0), "eps0"),
-    (dict(seed=0, eps0=1.5), "eps0"),
-    (dict(seed=0, delta=0.0), "delta"),
+    (dict(key=0, eps0=0.0), "eps0"),
+    (dict(key=0, eps0=1.5), "eps0"),
+    (dict(key=0, delta=0.0), "delta"),
 ])
 def test_approximate_newton_randomness_options(kwargs, name):
-    """Exactly one of key/seed; eps0, delta in (0, 1)."""
+    """``key``: an int seed in [0, 2**64) or a jax key (the project's one convention); eps0, delta in (0, 1)."""
     g = _good()
     with pytest.raises(ValueError) as info:
         sr.approximate_newton(g["A"], g["b"], g["w"], **kwargs)

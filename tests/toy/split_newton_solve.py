@@ -8,4 +8,4 @@ from solvers.softmax_regression import split_newton
 
 
 def softmax_solve(A, b, w):
-    return np.asarray(split_newton(A, b, w, seed=0, tol=0.0, max_iter=60, gram_dtype="float32").x)
+    return np.asarray(split_newton(A, b, w, key=0, tol=0.0, max_iter=60, gram_dtype="float32").x)
