@@ -1,0 +1,389 @@
+"""Adapter checks of paper 004 (attention-kernel regression).
+
+Sketches: ``<kind>_bits(..., seed) -> dict`` (the random bits, format of solvers/sketches.py) and
+``<kind>_apply(bits, M) -> S @ M``.  ``*_bits`` are checked for format (and, by the validator, for
+determinism in the seed) and the oracle rebuilds the matrix from them; ``*_apply`` is fed bits drawn
+here (independent of the implementation) and compared entrywise with the oracle's exact S·M.
+Algorithms: ``name(A, b, [j,] eps, delta, seed) -> x`` judged on the paper's guarantee, exactly, plus
+the rounding allowance 16·N·u·(scale of the computed residual) (N = max(n, d)).
+Operation counts (``*_ops``, ``even_powers_iterations``), on which the running-time claims are
+judged: integers, reproducible, and no smaller than the work the result cannot avoid.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import attention_kernel_regression as O
+from oracle import linalg, to_mp
+
+from ..contract import AdapterSet, U, output, within
+from ..toolkit import Outcome, le
+from ..toolkit.strategies import dims, matrices, vectors
+from .common import fraction, odd_residual_and_opt, power_residual
+from .strategies import alg_instances
+
+__all__ = ["ADAPTERS"]
+
+ADAPTERS = AdapterSet()
+_SEEDS = st.integers(0, 2**31 - 1)
+
+
+def _verdict(ok: bool, note: str) -> Outcome:
+    return Outcome(bool(ok), 0.0 if ok else math.inf, 0.0, 0.0, None, note)
+
+
+def _np2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def _bits_check(bits, rebuild, expect):
+    """``bits`` a dict with the keys, shapes and integer dtypes of ``expect``; the oracle's rebuild of
+    the matrix (``rebuild``) refuses out-of-range values with ValueError."""
+    if not isinstance(bits, dict):
+        return _verdict(False, f"returned {type(bits).__name__}, must be a dict")
+    for key, (shape, dtype_kind) in expect.items():
+        if key not in bits:
+            return _verdict(False, f"bits lack key {key!r}")
+        arr = np.asarray(bits[key])
+        if arr.shape != shape:
+            return _verdict(False, f"bits[{key!r}].shape={arr.shape}, must be {shape}")
+        if dtype_kind == "i" and not np.issubdtype(arr.dtype, np.integer):
+            return _verdict(False, f"bits[{key!r}].dtype={arr.dtype} must be an integer dtype")
+    rebuild(bits)
+    return _verdict(True, "format and oracle rebuild ok")
+
+
+_BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
+
+
+@ADAPTERS("srht_bits", signature="srht_bits(n: int, m: int, seed: int) -> dict",
+          doc="random bits of an m×n SRHT: {'n': 0-d int, 'signs': (n_pad,) ±1 ints, 'rows': (m,) ints in "
+              "[0, n_pad)}, n_pad = 2^⌈log2 n⌉; S[k,i] = signs[i]·(−1)^{popcount(rows[k]&i)}/√m",
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS), seeded="seed")
+def _srht_bits(inst, fn):
+    n, m, seed = inst
+    return _bits_check(fn(n, m, seed), O.srht_matrix,
+                       {"n": ((), "i"), "signs": ((_np2(n),), "i"), "rows": ((m,), "i")})
+
+
+@ADAPTERS("tensor_srht_bits", signature="tensor_srht_bits(d1: int, d2: int, m: int, seed: int) -> dict",
+          doc="random bits of a TensorSRHT R^{d1}×R^{d2} → R^m: {'d1','d2': 0-d ints, 'signs1': (d1p,), "
+              "'signs2': (d2p,) ±1, 'rows1': (m,) in [0,d1p), 'rows2': (m,) in [0,d2p)}",
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS), seeded="seed")
+def _tensor_srht_bits(inst, fn):
+    d1, d2, m, seed = inst
+    return _bits_check(fn(d1, d2, m, seed), O.tensor_srht_matrix,
+                       {"d1": ((), "i"), "d2": ((), "i"), "signs1": ((_np2(d1),), "i"), "signs2": ((_np2(d2),), "i"),
+                        "rows1": ((m,), "i"), "rows2": ((m,), "i")})
+
+
+@ADAPTERS("osnap_bits", signature="osnap_bits(n: int, m: int, s: int, seed: int) -> dict",
+          doc="random bits of an m×n OSNAP with column sparsity s: {'m': 0-d int, 'rows': (s, n) ints in [0, m), "
+              "'signs': (s, n) ±1}; S[rows[t,j], j] += signs[t,j]/√s; each column's s rows distinct",
+          tolerance="exact: deterministic in seed, shapes/ranges as documented, distinct rows per column",
+          strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),
+          seeded="seed")
+def _osnap_bits(inst, fn):
+    n, m, s, seed = inst
+    bits = fn(n, m, s, seed)
+    out = _bits_check(bits, O.osnap_matrix, {"m": ((), "i"), "rows": ((s, n), "i"), "signs": ((s, n), "i")})
+    rows = np.asarray(bits["rows"]) if out.holds else None
+    if out.holds and any(len(set(rows[:, j].tolist())) != s for j in range(n)):
+        return _verdict(False, "a column's s nonzero rows are not distinct (def.osnap)")
+    return out
+
+
+@ADAPTERS("countsketch_bits", signature="countsketch_bits(n: int, m: int, seed: int) -> dict",
+          doc="random bits of an m×n CountSketch: {'m': 0-d int, 'rows': (n,) ints in [0, m), 'signs': (n,) ±1}",
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS), seeded="seed")
+def _countsketch_bits(inst, fn):
+    n, m, seed = inst
+    return _bits_check(fn(n, m, seed), O.countsketch_matrix, {"m": ((), "i"), "rows": ((n,), "i"), "signs": ((n,), "i")})
+
+
+@ADAPTERS("gaussian_bits", signature="gaussian_bits(n: int, m: int, seed: int) -> dict",
+          doc="random bits of an m×n Gaussian sketch: {'g': (m, n) float64}; S = g/√m",
+          tolerance="exact: deterministic in seed, shape (m, n), finite",
+          strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS), seeded="seed")
+def _gaussian_bits(inst, fn):
+    n, m, seed = inst
+    return _bits_check(fn(n, m, seed), O.gaussian_matrix, {"g": ((m, n), "f")})
+
+
+def _draw_bits(kind, rng, n, m, s=1, d2=None):
+    """Bits drawn here with numpy (independent of the implementation under test)."""
+    signs = lambda shape: rng.choice(np.array([-1, 1], np.int8), shape)  # noqa: E731
+    if kind == "srht":
+        p = _np2(n)
+        return {"n": np.int64(n), "signs": signs(p), "rows": rng.integers(0, p, m).astype(np.int64)}
+    if kind == "tensor":
+        p1, p2 = _np2(n), _np2(d2)
+        return {"d1": np.int64(n), "d2": np.int64(d2), "signs1": signs(p1), "signs2": signs(p2),
+                "rows1": rng.integers(0, p1, m).astype(np.int64), "rows2": rng.integers(0, p2, m).astype(np.int64)}
+    if kind == "osnap":
+        rows = np.stack([rng.choice(m, s, replace=False) for _ in range(n)], axis=1).astype(np.int64)
+        return {"m": np.int64(m), "rows": rows, "signs": signs((s, n))}
+    if kind == "countsketch":
+        return {"m": np.int64(m), "rows": rng.integers(0, m, n).astype(np.int64), "signs": signs(n)}
+    return {"g": rng.standard_normal((m, n))}
+
+
+def _apply_strategy(kind):
+    def build(t):
+        n, m, k, seed, vec = t
+        return st.tuples(st.just((kind, n, m, 1 + seed % m, seed)),
+                         matrices(n, k, max_abs=1e3).map(lambda M: M[:, 0] if vec else M))
+    return st.tuples(dims(1, 20), dims(1, 10), dims(1, 3), _SEEDS, st.booleans()).flatmap(build)
+
+
+def _apply_check(inst, fn):
+    (kind, n, m, s, seed), M = inst
+    bits = _draw_bits(kind, np.random.default_rng(seed), n, m, s)
+    M2 = M[:, None] if M.ndim == 1 else M
+    got = output(fn({k: np.copy(v) for k, v in bits.items()}, M.copy()), f"{kind}_apply",
+                 shape=(m,) if M.ndim == 1 else (m, M2.shape[1]))
+    got2 = got[:, None] if M.ndim == 1 else got
+    T, q, ks = O.sketch_int_matrix(kind, bits)
+    NM, km = O.int_scaled(M2)
+    TM = T.dot(NM)
+    absT = np.abs(np.asarray(T, dtype=np.float64))
+    mag = absT @ np.abs(M2) * 2.0**-ks  # Σ|T||M| per entry
+    gamma = np.full((TM.shape[0], 1), math.log2(_np2(n)) + 3) if kind == "srht" else (absT != 0).sum(axis=1)[:, None] + 3
+    worst = mp.mpf(0)
+    with mp.workdps(40):
+        sq = mp.sqrt(q)
+        for i in range(TM.shape[0]):
+            for j in range(TM.shape[1]):
+                exact = mp.mpf(int(TM[i, j])) / 2 ** (km + ks) / sq
+                tol = float(gamma[i, 0]) * U * float(mag[i, j]) / math.sqrt(q) + 2 * U * abs(exact)
+                err = abs(mp.mpf(got2[i, j]) - exact)
+                worst = max(worst, err / tol if tol else (mp.inf if err else mp.mpf(0)))
+    return within(worst, mp.mpf(1), f"{kind}: worst entrywise error/tolerance {mp.nstr(worst, 4)}")
+
+
+_APPLY_TOL = ("|(SM)^ − SM| ≤ γ·u·(Σ|S||M|) + 2u|SM| entrywise, γ = log₂ n_pad + 3 (SRHT, FWHT depth) or "
+              "(nonzeros in the row + 3) (sparse / Gaussian sums)")
+
+
+def _apply_adapter(kind, signature, doc):
+    ADAPTERS(f"{kind}_apply", signature=signature, doc=doc, tolerance=_APPLY_TOL,
+             strategy=lambda: _apply_strategy(kind))(_apply_check)
+
+
+_apply_adapter("srht", "srht_apply(bits: dict, M: (n,) or (n, k) array) -> (m,) or (m, k) array",
+               "S @ M for the SRHT of bits")
+_apply_adapter("osnap", "osnap_apply(bits: dict, M) -> S @ M", "S @ M for the OSNAP of bits")
+_apply_adapter("countsketch", "countsketch_apply(bits: dict, M) -> S @ M", "S @ M for the CountSketch of bits")
+_apply_adapter("gaussian", "gaussian_apply(bits: dict, M) -> S @ M", "S @ M = (g @ M)/√m for the Gaussian sketch of bits")
+
+
+@ADAPTERS("tensor_srht_apply",
+          signature="tensor_srht_apply(bits: dict, x: (d1,) or (d1, k), y: (d2,) or (d2, k)) -> (m,) or (m, k)",
+          doc="S(x ⊗ y) for the TensorSRHT of bits (column-wise for matrices), kron convention (x⊗y)[a·d2+b]",
+          tolerance="|ẑ − z| ≤ (log₂d1p + log₂d2p + 4)·u·‖x‖₁‖y‖₁/√m entrywise",
+          strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 10), _SEEDS).flatmap(
+              lambda t: st.tuples(st.just(t), vectors(t[0], max_abs=1e3), vectors(t[1], max_abs=1e3))))
+def _tensor_srht_apply(inst, fn):
+    (d1, d2, m, seed), x, y = inst
+    bits = _draw_bits("tensor", np.random.default_rng(seed), d1, m, d2=d2)
+    got = output(fn({k: np.copy(v) for k, v in bits.items()}, x.copy(), y.copy()), "tensor_srht_apply", shape=(m,))
+    with mp.workdps(40):
+        z = O.tensor_srht_matrix(bits) * linalg.kron(to_mp(x), to_mp(y))  # x ⊗ y formed exactly
+        tol = (math.log2(_np2(d1)) + math.log2(_np2(d2)) + 4) * U * float(np.abs(x).sum() * np.abs(y).sum()) / math.sqrt(m)
+        worst = max(abs(mp.mpf(got[i]) - z[i]) for i in range(m))
+        return within(worst, tol, f"worst error {mp.nstr(worst, 4)}")
+
+
+# ----------------------------------------------------------------------------- algorithms
+
+
+def _alg_out(sides, note):
+    """measured ≤ bound + rounding allowance, from ``sides() -> (measured, bound, allowance)``."""
+    def with_allowance():
+        m, b, slack = sides()
+        return m, b + slack
+    return le(with_allowance, note=note)
+
+
+def _allowance(N, *terms):
+    return 16 * N * mp.mpf(U) * mp.fsum(terms)
+
+
+_ALG_SIG = "(A: (n, d), b: ({b},), {j}eps: float, delta: float, seed: int) -> (d,) array"
+
+
+@ADAPTERS("fast_linear_regression", signature="fast_linear_regression" + _ALG_SIG.format(b="n", j=""),
+          doc="Algorithm 1: x' with ‖Ax' − b‖ ≤ (1+ε)·min_x‖Ax − b‖ (w.p. ≥ 1 − δ)",
+          tolerance="‖Ax̂ − b‖ ≤ (1+ε)·OPT + 16·N·u·(‖A‖‖x̂‖ + ‖b‖)",
+          strategy=lambda: alg_instances(True, 1), max_examples=15, seeded="seed")
+def _fast_linear_regression(inst, fn):
+    A, b, eps, delta, seed = inst
+    x = output(fn(A.copy(), b.copy(), eps, delta, seed), "fast_linear_regression", shape=(A.shape[1],))
+    g = O.ExactGram(A, b)
+
+    def sides():
+        G, c, bb = g.mp()
+        opt = mp.sqrt(max(bb - (linalg.solve(G, c).T * c)[0], mp.mpf(0)))
+        nA = mp.sqrt(linalg.eigvalsh(G)[-1])
+        return (mp.sqrt(fraction(g.residual_sq(x))), (1 + mp.mpf(eps)) * opt,
+                _allowance(max(A.shape), nA * linalg.norm2(to_mp(x)), mp.sqrt(bb)))
+
+    return _alg_out(sides, f"x̂ = {x.tolist()}")
+
+
+def _psd_check(fn, inst, j, name, extra=()):
+    A, b, eps, delta, seed = inst
+    x = output(fn(A.copy(), b.copy(), *extra, eps, delta, seed), name, shape=(A.shape[1],))
+    g, bm = O.ExactGram(A, np.zeros(A.shape[0])), to_mp(b)
+
+    def sides():
+        nA2 = linalg.eigvalsh(g.mp()[0])[-1]
+        return (power_residual(g, x, j, bm), mp.mpf(eps) * linalg.norm2(bm),
+                _allowance(max(A.shape) * j, nA2**j * linalg.norm2(to_mp(x)), linalg.norm2(bm)))
+
+    return _alg_out(sides, f"x̂ = {x.tolist()}")
+
+
+def _odd_check(fn, inst, j, name, extra=()):
+    A, b, eps, delta, seed = inst
+    x = output(fn(A.copy(), b.copy(), *extra, eps, delta, seed), name, shape=(A.shape[1],))
+    g, e = O.ExactGram(A, b), mp.mpf(eps)
+
+    def sides():
+        res, opt = odd_residual_and_opt(g, x, j)
+        G, _, bb = g.mp()
+        nA = mp.sqrt(linalg.eigvalsh(G)[-1])
+        return (res, (1 + e) * opt + e * mp.sqrt(bb),
+                _allowance(max(A.shape) * (j + 1), nA ** (2 * j + 1) * linalg.norm2(to_mp(x)), mp.sqrt(bb)))
+
+    return _alg_out(sides, f"x̂ = {x.tolist()}")
+
+
+@ADAPTERS("fast_psd_regression", signature="fast_psd_regression" + _ALG_SIG.format(b="d", j=""),
+          doc="Algorithm 2: x' with ‖AᵀAx' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
+          tolerance="‖AᵀAx̂ − b‖ ≤ ε‖b‖ + 16·N·u·(‖A‖²‖x̂‖ + ‖b‖)",
+          strategy=lambda: alg_instances(False, 2), max_examples=15, seeded="seed")
+def _fast_psd_regression(inst, fn):
+    return _psd_check(fn, inst, 1, "fast_psd_regression")
+
+
+@ADAPTERS("four_matrices", signature="four_matrices" + _ALG_SIG.format(b="d", j=""),
+          doc="Algorithm 4: x' with ‖(AᵀA)²x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
+          tolerance="‖(AᵀA)²x̂ − b‖ ≤ ε‖b‖ + 16·2N·u·(‖A‖⁴‖x̂‖ + ‖b‖)",
+          strategy=lambda: alg_instances(False, 5), max_examples=15, seeded="seed")
+def _four_matrices(inst, fn):
+    return _psd_check(fn, inst, 2, "four_matrices")
+
+
+@ADAPTERS("even_powers", signature="even_powers" + _ALG_SIG.format(b="d", j="j: int, "),
+          doc="Algorithm 5: x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ), j ≥ 1",
+          tolerance="‖(AᵀA)^j x̂ − b‖ ≤ ε‖b‖ + 16·jN·u·(‖A‖^{2j}‖x̂‖ + ‖b‖)",
+          strategy=lambda: st.tuples(alg_instances(False, 7), dims(1, 3)), max_examples=15, seeded="seed")
+def _even_powers(inst, fn):
+    base, j = inst
+    return _psd_check(fn, base, j, "even_powers", extra=(j,))
+
+
+@ADAPTERS("attention_regression", signature="attention_regression" + _ALG_SIG.format(b="n", j=""),
+          doc="Algorithm 3: x' with ‖AAᵀAx' − b‖ ≤ (1+ε)·OPT + ε‖b‖ (w.p. ≥ 1 − δ)",
+          tolerance="‖AAᵀAx̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·2N·u·(‖A‖³‖x̂‖ + ‖b‖)",
+          strategy=lambda: alg_instances(True, 3), max_examples=15, seeded="seed")
+def _attention_regression(inst, fn):
+    return _odd_check(fn, inst, 1, "attention_regression")
+
+
+@ADAPTERS("odd_powers", signature="odd_powers" + _ALG_SIG.format(b="n", j="j: int, "),
+          doc="Algorithm 6, judged on the sensible reading of Thm K.1: ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖, j ≥ 0",
+          tolerance="‖A(AᵀA)^j x̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·(j+1)N·u·(‖A‖^{2j+1}‖x̂‖ + ‖b‖)",
+          strategy=lambda: st.tuples(alg_instances(True, 7), dims(0, 3)), max_examples=15, seeded="seed")
+def _odd_powers(inst, fn):
+    base, j = inst
+    return _odd_check(fn, base, j, "odd_powers", extra=(j,))
+
+
+# ----------------------------------------------------------------------------- operation counts
+
+
+def _counts(value, name, shape=()):
+    """The count(s) ``value`` as int64: finite nonnegative integers of ``shape``, or ValueError."""
+    arr = output(value, name, shape=shape)
+    if np.any(arr < 0) or np.any(arr != np.round(arr)) or np.any(arr > 2.0**62):
+        raise ValueError(f"out={arr.tolist()} must be nonnegative integers below 2**62 [{name}]")
+    return arr.astype(np.int64)
+
+
+def _at_least(count, floor, name, what):
+    return within(floor / max(int(count), 1) if count >= floor else math.inf, 1.0,
+                  f"{name} = {int(count)}; the result cannot cost less than {what} = {floor}")
+
+
+_OPS_TOL = "exact: a nonnegative integer, the same on two calls with the same arguments, ≥ {floor}"
+
+
+@ADAPTERS("srht_apply_ops", signature="srht_apply_ops(n: int, k: int, m: int) -> int",
+          doc="operations srht_apply performs on an n×k matrix with an m-row SRHT (Lemma C.5's running time)",
+          tolerance=_OPS_TOL.format(floor="n·k (every entry of M enters every output entry of its column)"),
+          strategy=lambda: st.tuples(dims(1, 5000), dims(1, 8), dims(1, 500)))
+def _srht_apply_ops(inst, fn):
+    n, k, m = inst
+    count = _counts(fn(n, k, m), "srht_apply_ops")
+    if _counts(fn(n, k, m), "srht_apply_ops") != count:
+        return _verdict(False, "two calls with the same arguments gave different counts")
+    return _at_least(count, n * k, "srht_apply_ops", "n·k")
+
+
+@ADAPTERS("osnap_apply_ops", signature="osnap_apply_ops(n: int, k: int, m: int, s: int) -> int",
+          doc="operations osnap_apply performs on an n×k matrix with an m-row OSNAP of column sparsity s "
+              "(Lemma C.5's running time)",
+          tolerance=_OPS_TOL.format(floor="s·n·k (the nonzero products of S·M)"),
+          strategy=lambda: dims(1, 50).flatmap(lambda m: st.tuples(dims(1, 5000), dims(1, 8), st.just(m), dims(1, m))))
+def _osnap_apply_ops(inst, fn):
+    n, k, m, s = inst
+    count = _counts(fn(n, k, m, s), "osnap_apply_ops")
+    if _counts(fn(n, k, m, s), "osnap_apply_ops") != count:
+        return _verdict(False, "two calls with the same arguments gave different counts")
+    return _at_least(count, s * n * k, "osnap_apply_ops", "s·n·k")
+
+
+def _ops_adapter(alg, tall_b, kappa_exp, j=False):
+    name = alg + "_ops"
+    base = lambda: alg_instances(tall_b, kappa_exp)  # noqa: E731
+
+    def compare(inst, fn):
+        (A, b, eps, delta, seed), extra = (inst[0], (inst[1],)) if j else (inst, ())
+        count = _counts(fn(A.copy(), b.copy(), *extra, eps, delta, seed), name)
+        return _at_least(count, A.size, name, "reading A once, n·d")
+
+    ADAPTERS(name, signature=f"{name}" + _ALG_SIG.format(b="n" if tall_b else "d", j="j: int, " if j else "")
+             .replace("(d,) array", "int"),
+             doc=f"operations the run of {alg} with these arguments performed (matvecs with A, Aᵀ times n·d, "
+                 f"sketch work, QR of the sketched matrix), on which its running-time claim is judged",
+             tolerance=_OPS_TOL.format(floor="n·d (A read once)"), seeded="seed", max_examples=10,
+             strategy=(lambda: st.tuples(base(), dims(0 if tall_b else 1, 3))) if j else base)(compare)
+
+
+_ops_adapter("fast_linear_regression", True, 1)
+_ops_adapter("fast_psd_regression", False, 2)
+_ops_adapter("attention_regression", True, 3)
+_ops_adapter("four_matrices", False, 5)
+_ops_adapter("even_powers", False, 7, j=True)
+_ops_adapter("odd_powers", True, 7, j=True)
+
+
+@ADAPTERS("even_powers_iterations", signature="even_powers_iterations" + _ALG_SIG.format(b="d", j="j: int, ")
+          .replace("(d,) array", "(2,) int array"),
+          doc="Algorithm 5's iteration counts for these arguments: (iterations run, its own worst-case bound "
+              "Σ_k T₂(k) over the j stages), on which Lemma J.1 part 4 and Theorem J.2's time are judged",
+          tolerance="exact: nonnegative integers, reproducible in seed, run ≤ bound, bound ≥ j (each stage "
+                    "iterates at least once)",
+          strategy=lambda: st.tuples(alg_instances(False, 7), dims(1, 3)), max_examples=10, seeded="seed")
+def _even_powers_iterations(inst, fn):
+    (A, b, eps, delta, seed), j = inst
+    run, bound = _counts(fn(A.copy(), b.copy(), j, eps, delta, seed), "even_powers_iterations", shape=(2,))
+    ok = run <= bound and bound >= j
+    return _verdict(ok, f"iterations run {run}, bound {bound}, j = {j}" + ("" if ok else ": need run ≤ bound, bound ≥ j"))

@@ -1,0 +1,126 @@
+"""Helpers shared by the section modules of paper 004: the working precision an ill-conditioned
+instance needs, exact products and ranks, κ with the paper's σ_min, and the exact residuals of
+the regression problems.
+
+Ill-conditioned instances are judged at a working precision raised by the digits the conditioning
+costs (:func:`boost`), so "equal" means equal to 40+ digits after that loss.  σ_min is the paper's
+``min_{‖x‖=1}‖Mx‖`` (0 for a wide matrix; exactly 0 for an exactly rank-deficient one, decided
+over the rationals).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from mpmath import mp
+
+from oracle import attention_kernel_regression as O
+from oracle import linalg, to_mp
+
+from ..toolkit import Outcome
+
+__all__ = [
+    "PAPER",
+    "boost",
+    "exact_product",
+    "fails_infinitely",
+    "fraction",
+    "kappa_paper",
+    "log10_cond",
+    "odd_residual_and_opt",
+    "orth",
+    "power_residual",
+    "trivially_true",
+    "unit",
+    "with_note",
+]
+
+PAPER = "attention_kernel_regression"
+
+
+def boost(log10_cond: float):
+    """Work at the current precision plus the digits a condition number 10**log10_cond costs."""
+    extra = int(min(max(log10_cond, 0.0), 300.0)) + 10
+    return mp.workdps(mp.dps + extra)
+
+
+def log10_cond(A) -> float:
+    """log10 κ(A) estimated in float64 (it only chooses a working precision, never a verdict);
+    ``A`` is a float64 array or the exact mpmath image of one."""
+    arr = np.array(A.tolist(), dtype=np.float64) if isinstance(A, mp.matrix) else np.asarray(A, dtype=np.float64)
+    s = np.linalg.svd(arr, compute_uv=False)
+    if s.size == 0 or s[-1] <= 0 or s[0] == 0:
+        return 300.0
+    return float(min(300.0, math.log10(s[0] / s[-1]) + 1))
+
+
+def exact_product(A, B):
+    """AB of two float64 matrices as rows of Fractions (exact)."""
+    FA = [[Fraction(float(v)) for v in row] for row in np.asarray(A, dtype=np.float64)]
+    FB = [[Fraction(float(v)) for v in row] for row in np.asarray(B, dtype=np.float64)]
+    return [[sum((FA[i][k] * FB[k][j] for k in range(len(FB))), Fraction(0)) for j in range(len(FB[0]))]
+            for i in range(len(FA))]
+
+
+def fraction(q: Fraction):
+    """A rational as an mpf at the current precision (correctly rounded)."""
+    return mp.mpf(q.numerator) / q.denominator
+
+
+def kappa_paper(M, rank: int):
+    """κ with the paper's σ_min: ∞ for a wide or rank-deficient matrix, σ_1/σ_c otherwise."""
+    if M.rows < M.cols or rank < M.cols:
+        return mp.inf
+    s = linalg.singular_values(M)
+    return s[0] / s[-1]
+
+
+def unit(v):
+    return v / linalg.norm2(v)
+
+
+def orth(G):
+    """An orthonormal basis (mpmath QR) of the columns of a full-column-rank mp matrix."""
+    Q, _ = mp.qr(G, mode="skinny")
+    return Q
+
+
+def fails_infinitely(measured, note: str) -> Outcome:
+    """The claim fails with an infinite side (σ_min = 0 where the statement needs it positive)."""
+    return Outcome(False, math.inf, float(measured), math.inf, None, note)
+
+
+def trivially_true(note: str) -> Outcome:
+    """The claim holds on this instance because its bound is ∞."""
+    return Outcome(True, 0.0, 0.0, math.inf, None, note)
+
+
+def with_note(out: Outcome, note: str) -> Outcome:
+    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits, note)
+
+
+def _col(v):
+    return v if isinstance(v, mp.matrix) else to_mp(np.asarray(v, dtype=np.float64))
+
+
+def power_residual(g: O.ExactGram, x, j: int, b):
+    """‖(AᵀA)^j x − b‖ at the current precision from exact Gram data (b ∈ R^d)."""
+    G, _, _ = g.mp()
+    y = _col(x)
+    for _ in range(j):
+        y = G * y
+    return linalg.norm2(y - _col(b))
+
+
+def odd_residual_and_opt(g: O.ExactGram, x, j: int):
+    """(‖A(AᵀA)^j x − b‖, OPT = ‖(I − P_A)b‖) at the current precision from exact Gram data."""
+    G, c, bb = g.mp()
+    y = _col(x)
+    for _ in range(j):
+        y = G * y
+    r2 = (y.T * G * y)[0] - 2 * (y.T * c)[0] + bb
+    xs = linalg.solve(G, c)
+    opt2 = bb - (xs.T * c)[0]
+    return mp.sqrt(max(r2, mp.mpf(0))), mp.sqrt(max(opt2, mp.mpf(0)))

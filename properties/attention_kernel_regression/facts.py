@@ -1,0 +1,304 @@
+"""Claims of Appendices A–B of paper 004: the linear-algebra facts (Fact A.1, Fact A.4's nine bullets,
+Definition A.5's remark, Lemma A.8) and the kernel facts (Fact B.3, Lemma B.4).
+
+σ_min in Fact A.4 is the paper's ``min_{‖x‖=1}‖Mx‖`` (see :mod:`.common`); the outcome under the
+singular-value convention is recorded in each claim's notes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import attention_kernel_regression as O
+from oracle import linalg, to_mp
+
+from ..toolkit import ClaimSet, eq, le, worst_pair
+from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
+from .common import PAPER, boost, exact_product, fails_infinitely, kappa_paper, log10_cond, orth, trivially_true
+from .strategies import rank_deficient, tall, wide
+
+__all__ = ["claims"]
+
+claims = ClaimSet(PAPER)
+ID = PAPER + "."
+
+
+def _idempotent(A):
+    with boost(2 * log10_cond(A)):
+        P = O.projector(A)
+        return P * P, P
+
+
+claims.identity(ID + "factA.1", "P = A(AᵀA)^{-1}Aᵀ satisfies P² = P",
+                hypotheses="A ∈ R^{n×d} with AᵀA invertible (G0); κ(A) up to 1e8",
+                instances=lambda: tall(cond=8.0), sides=_idempotent)
+
+
+@claims.check(ID + "factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
+              hypotheses="any A (none stated); σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper)", expected="falsified",
+              instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
+              notes="Holds under G0 (full column rank; 0 failures there, equality to 40+ digits). Fails for an "
+                    "exactly rank-deficient A (σ_min = 0, RHS = ∞, LHS = σ_r(A)^{-2} finite) under either σ_min "
+                    "convention, and for a wide A under the paper's σ_min. Correct form: ‖(AᵀA)†‖ = σ_r(A)^{-2}, "
+                    "r = rank(A).")
+def factA_4_b1(A):
+    r, (n, d), M = O.exact_rank(A), A.shape, to_mp(A)
+    if r == 0:
+        return fails_infinitely(0.0, "A = 0: ‖(AᵀA)†‖ = 0 but σ_min(A)^{-2} = ∞")
+    if n < d or r < d:
+        with mp.workdps(50):
+            lhs = O.pinv_norm(M.T * M, r)
+        return fails_infinitely(lhs, f"rank(A) = {r} < d = {d} or wide: σ_min(A) = 0 (paper), RHS ∞; "
+                                     f"LHS ‖(AᵀA)†‖ = σ_r^(-2) = {mp.nstr(lhs, 6)}")
+
+    def sides():
+        with boost(2 * log10_cond(A)):
+            return O.pinv_norm(M.T * M, d), O.sigma_min(M) ** -2
+
+    return eq(sides)
+
+
+claims.identity(ID + "factA.4.b2", "for any A, ‖AᵀA‖ = σ_max(A)²", hypotheses="any A",
+                instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)),
+                sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2))
+
+
+@claims.check(ID + "factA.4.b3", "for any A and integer k ≥ 1, ‖((AᵀA)^k)†‖ ≤ σ_min(A)^{-2k}",
+              hypotheses="any A, k ∈ {1..4}; σ_min paper convention (RHS = ∞ when σ_min = 0)",
+              instances=lambda: st.tuples(st.one_of(tall(cond=6.0), rank_deficient(), wide()), dims(1, 4)),
+              notes="Equality under G0 (decided to 40+ digits at a precision raised by 2k·log10 κ). Trivially true "
+                    "(RHS = ∞) for rank-deficient or wide A under the paper's σ_min; under the SV convention a wide "
+                    "full-row-rank A also gives equality.")
+def factA_4_b3(inst):
+    A, k = inst
+    r, (n, d) = O.exact_rank(A), A.shape
+    if n < d or r < d:
+        return trivially_true(f"σ_min(A) = 0 (rank {r}, shape {A.shape}): RHS = ∞")
+    M = to_mp(A)
+
+    def sides():
+        with boost(2 * k * log10_cond(A)):
+            P = O.psd_power(M, k)
+            return O.pinv_norm(linalg.symmetric_part(P), d), O.sigma_min(M) ** (-2 * k)
+
+    return le(sides)
+
+
+def _isometry(G, x):
+    with boost(log10_cond(G)):
+        return linalg.norm2(orth(G) * x), linalg.norm2(x)
+
+
+claims.identity(ID + "factA.4.b4", "for any orthonormal column basis U ∈ R^{n×d} (n ≥ d), ‖Ux‖₂ = ‖x‖₂",
+                hypotheses="U with orthonormal columns (built exactly in mpmath as the Q factor of a drawn "
+                           "full-rank matrix), x ∈ R^d",
+                instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(G.shape[1]))),
+                sides=_isometry)
+
+claims.inequality(ID + "factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
+                  instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)).flatmap(
+                      lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
+                  sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)))
+
+
+@claims.check(ID + "factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
+              hypotheses="any A, x; σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper's definition: 0 for wide A)",
+              instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()).flatmap(
+                  lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
+              notes="True by the paper's definition of σ_min. Under the SV convention σ_{min(n,d)} it FAILS for a "
+                    "wide A (A = [1 0], x = e₂: 0 ≥ 1); the paper applies it to a wide matrix in Thm L.3 (eq. 86, "
+                    "claim thmL.3.eq86).")
+def factA_4_b6(inst):
+    A, x = inst
+    n, d = A.shape
+    zero = n < d or O.exact_rank(A) < d
+    M, xm = to_mp(A), to_mp(x)
+
+    def sides():
+        with boost(0.0 if zero else log10_cond(A)):
+            smin = mp.mpf(0) if zero else O.sigma_min(M)
+            return smin * linalg.norm2(xm), linalg.norm2(M * xm)
+
+    return le(sides)
+
+
+@claims.check(ID + "factA.4.b7", "for any matrix A, κ(A) = κ(A†)",
+              hypotheses="A of full rank (square or tall); κ = σ_max/σ_min with the paper's σ_min",
+              expected="falsified",
+              instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
+                                          tall(n_lo=2, cond=6.0)),
+              notes="Spec: AMBIGUOUS. With the paper's σ_min (the harness's reading of Fact A.4) it fails for every "
+                    "tall non-square full-rank A: A† is wide, σ_min(A†) = 0, κ(A†) = ∞ ≠ κ(A) (minimal: A = [1; 0]). "
+                    "Under the SV convention it holds (square and tall: equality to 40+ digits).")
+def factA_4_b7(A):
+    n, d = A.shape
+    M = to_mp(A)
+    if n > d:
+        with mp.workdps(60):
+            k = O.cond(M, convention="sv")
+        return fails_infinitely(k, f"A is {n}x{d} (tall): A† is wide, so σ_min(A†) = 0 and κ(A†) = ∞, "
+                                   f"while κ(A) = {mp.nstr(k, 6)}")
+
+    def sides():
+        with boost(2 * log10_cond(A)):
+            return O.cond(M, convention="sv"), O.cond(mp.inverse(M), convention="sv")
+
+    return eq(sides)
+
+
+def _kappas(A, B):
+    """κ(A), κ(B), κ(AB) with the paper's σ_min (AB and all ranks exact)."""
+    FAB = exact_product(A, B)
+    rA, rB, rAB = O.exact_rank(A), O.exact_rank(B), linalg.exact_rank(FAB)
+    return ((to_mp(A), rA), (to_mp(B), rB), FAB, rAB)
+
+
+def _frac_mp(F):
+    return mp.matrix([[mp.mpf(q.numerator) / q.denominator for q in row] for row in F])
+
+
+@claims.check(ID + "factA.4.b8", "for any matrices A, B: κ(A) ≤ κ(AB)·κ(B)",
+              hypotheses="A square (full rank), B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
+              expected="falsified",
+              instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
+                  conditioned_matrices(d, d, max_log10_cond=4.0), matrices(d, dims(1, d)))),
+              notes="Fails in general (A = diag(1, 10), B = e₁: κ(A) = 10 > κ(AB)κ(B) = 1). True for square "
+                    "invertible B (A = (AB)B^{-1}).")
+def factA_4_b8(inst):
+    A, B = inst
+    (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
+    if B.shape[0] < B.shape[1] or rB < B.shape[1] or rAB < B.shape[1]:
+        return trivially_true("κ(B) or κ(AB) is ∞: RHS = ∞")
+
+    def sides():
+        with boost(log10_cond(A) + log10_cond(B)):
+            return kappa_paper(Am, rA), kappa_paper(_frac_mp(FAB), rAB) * kappa_paper(Bm, rB)
+
+    return le(sides)
+
+
+def _pairs_b9():
+    return dims(1, 4).flatmap(lambda n: dims(1, 4).flatmap(lambda d: st.tuples(
+        st.one_of(matrices(n, d, max_abs=4.0), conditioned_matrices(max(n, d), min(n, d), max_log10_cond=4.0)
+                  .map(lambda M: M if M.shape == (n, d) else M.T)),
+        dims(1, 4).flatmap(lambda k: matrices(d, k, max_abs=4.0)))))
+
+
+@claims.check(ID + "factA.4.b9", "for any matrices A, B: κ(AB) ≤ κ(A)·κ(B)",
+              hypotheses="any A ∈ R^{n×d}, B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
+              instances=_pairs_b9,
+              notes="Holds with the paper's σ_min (a wide or rank-deficient factor has κ = ∞). Under the SV "
+                    "convention it FAILS for wide A: A = [I₂ 0], B = [[1,0],[0,0],[0,1]] gives AB = diag(1, 0), "
+                    "κ(AB) = ∞ > κ(A)κ(B) = 1.")
+def factA_4_b9(inst):
+    A, B = inst
+    (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
+    if kappa_paper(Am, rA) == mp.inf or kappa_paper(Bm, rB) == mp.inf:
+        return trivially_true("κ(A) or κ(B) is ∞ (paper σ_min): RHS = ∞")
+    if rAB == 0 or kappa_paper(_frac_mp(FAB), rAB) == mp.inf:
+        return fails_infinitely(mp.inf, "κ(AB) = ∞ while κ(A), κ(B) finite")
+
+    def sides():
+        with boost(log10_cond(A) + log10_cond(B)):
+            return kappa_paper(_frac_mp(FAB), rAB), kappa_paper(Am, rA) * kappa_paper(Bm, rB)
+
+    return le(sides)
+
+
+@claims.check(ID + "defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
+              instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
+                  matrices(n, n, max_abs=3.0), st.tuples(vectors(n), vectors(n)).map(lambda uv: np.outer(*uv)))))
+def defA_5_note(K):
+    r = O.exact_rank(K)
+    if r == 0:
+        return trivially_true("K = 0: srank undefined (0/0)")
+    M = to_mp(K)
+    return le(lambda: (O.srank(M), mp.mpf(r)))
+
+
+def _cauchy_schwarz(G):
+    B = G * G.T
+    return worst_pair(*((B[i, j] ** 2, B[i, i] * B[j, j]) for i in range(B.rows) for j in range(B.rows)))
+
+
+claims.inequality(ID + "factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
+                  hypotheses="B = G Gᵀ (formed exactly in mpmath), G ∈ R^{n×r}, r ≤ n (low rank included)",
+                  instances=lambda: dims(1, 6).flatmap(lambda n: matrices(n, dims(1, n))), sides=_cauchy_schwarz)
+
+
+def _b4_instances():
+    """X (n ≤ 5, d ≤ 3) rescaled so that max|XXᵀ| = r0 (attained on the diagonal, Cauchy–Schwarz),
+    r = r0·(1 + slack) (slack 0 makes hypothesis (2) tight), ε = θ·min(0.1, ¼e^{−4r}), and the
+    perturbation B = A^{1/2}(I + E)A^{1/2}, ‖E‖ ≤ ε, in one of three shapes: E = s·εI (B = (1 ± ε)A,
+    the upper end's extremal case), a rank-2 E along A^{1/2}e_i, A^{1/2}e_j (the adversarial
+    shape of the spec), or a drawn symmetric E."""
+    def build(X):
+        n = X.shape[0]
+        return st.tuples(st.just(X), scalars(0.01, 1.5), st.one_of(st.just(0.0), scalars(0.0, 1.0)),
+                         scalars(0.0, 1.0).map(lambda t: max(t, 1e-3)), scalars(-1.0, 1.0),
+                         st.sampled_from(["identity", "pair", "random"]),
+                         st.integers(0, n - 1), st.integers(0, n - 1), matrices(n, n))
+    X = dims(1, 5).flatmap(lambda n: matrices(n, dims(1, 3)))
+    return X.filter(lambda X: np.any(X)).flatmap(build)
+
+
+def _b4_sides(X, r0, slack, theta, s, shape, i, j, M):
+    X = X * mp.sqrt(r0 / max(abs(v) for v in (X * X.T)))
+    r = r0 * (1 + slack)
+    eps = theta * min(mp.mpf("0.1"), mp.exp(-4 * r) / 4)
+    n = X.rows
+    A = O.exp_kernel(X)
+    R = O.psd_sqrt(A)
+    if shape == "identity" or (shape == "pair" and i == j):
+        E = mp.eye(n) * (s * eps)
+    else:
+        F = R[:, i] * R[:, j].T + R[:, j] * R[:, i].T if shape == "pair" else linalg.symmetric_part(M)
+        nrm = linalg.spectral_norm(F)
+        E = mp.zeros(n, n) if nrm == 0 else F * (s * eps / nrm)
+    B = R * (mp.eye(n) + E) * R.T
+    lo, hi = (1 - mp.sqrt(eps)) * mp.exp(-r), (1 + eps) * mp.exp(r)
+    pairs = [(B[a, c], hi) for a in range(n) for c in range(n)] + [(lo, B[a, c]) for a in range(n) for c in range(n)]
+    return max(pairs, key=lambda mb: (mb[0] - mb[1]) / abs(mb[1]) if mb[1] != 0 else mp.inf)
+
+
+claims.inequality(
+    ID + "lemB.4", "A = exp(XXᵀ), ε ∈ (0, 0.1), ε ≤ ¼e^{−4r}, A_ij ∈ [e^{−r}, e^r], (1−ε)A ⪯ B ⪯ (1+ε)A "
+                   "⇒ B_ij ∈ [(1−√ε)e^{−r}, (1+ε)e^r] for all i, j",
+    hypotheses="X ∈ R^{n×d}, n ≤ 5, d ≤ 3, rescaled to max|XXᵀ| = r0 ∈ [0.01, 1.5]; r ≥ r0 (so (2) holds); "
+               "ε = θ·min(0.1, ¼e^{−4r}); B = A^{1/2}(I + E)A^{1/2} with symmetric ‖E‖₂ ≤ ε (so (3) holds): "
+               "E = s·εI, a rank-2 E along A^{1/2}e_i, A^{1/2}e_j, or a drawn E scaled to norm s·ε",
+    instances=_b4_instances, sides=_b4_sides,
+    notes="Both ends judged; the worse one is reported. The upper end is tight (B = (1+ε)A at slack 0 attains "
+          "B_ii = (1+ε)e^r: ratio 1). The proof's last line states the upper end (1−ε)e^r, which is false for the "
+          "same B (spec); a sharper true bound is |B_ij − A_ij| ≤ ε√(A_ii A_jj).")
+
+
+def _a8_instances():
+    def build(X):
+        n, d = X.shape
+        return st.tuples(st.just(X), conditioned_matrices(d, d, max_log10_cond=1.5), vectors(n))
+    return tall(n_lo=1, n_hi=6, d_hi=3, cond=3.0).flatmap(build)
+
+
+def _a8_sides(X, G, y):
+    with boost(3 * log10_cond(X) + 2 * log10_cond(G)):
+        W = G * G.T
+        Uc = mp.cholesky(W)
+        Xt = X * Uc
+        M1, M2 = X * W * X.T * X, Xt * Xt.T * Xt
+        v2 = O.lstsq_full_rank(M2, y)
+        o1 = linalg.norm2(M1 * O.lstsq_full_rank(M1, y) - y)
+        o2 = linalg.norm2(M2 * v2 - y)
+        return mp.matrix([o1, linalg.norm2(M1 * (Uc * v2) - y)]), mp.matrix([o2, o2])
+
+
+claims.identity(ID + "lemA.8", "min_v ‖XWXᵀXv − y‖ (Def A.7) is equivalent to min_ṽ ‖X̃X̃ᵀX̃ṽ − y‖ (Def A.9) "
+                               "with W = UUᵀ, X̃ = XU, v = Uṽ",
+                hypotheses="W = GGᵀ symmetric positive definite (needed; unstated), U its Cholesky factor, X full "
+                           "column rank (G0), y ∈ R^n; judged: equal optimal values, and v = Uṽ* attains the optimum "
+                           "of A.7",
+                instances=_a8_instances, sides=_a8_sides, scale=lambda X, G, y: linalg.norm2(y),
+                notes="Needs W ≻ 0 (unstated). Derived stronger fact: for any invertible W both optima equal "
+                      "‖(I−XX†)y‖.")

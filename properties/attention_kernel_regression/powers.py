@@ -1,0 +1,233 @@
+"""Claims of Appendices J–K of paper 004 and their informal Theorems 1.4 and 1.5: Algorithm 5 (even
+powers (AᵀA)^j) and Algorithm 6 (odd powers A(AᵀA)^j).
+
+Lemma J.1's induction and Theorem J.2 are judged on chains of exact stages that meet each stage's
+tolerance with equality in an adversarial direction (spec T5); the running time in j on the
+iteration counts Algorithm 5 reports (``even_powers_iterations``); the guarantees on the
+implementation's output (``even_powers``, ``odd_powers``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import attention_kernel_regression as O
+from oracle import linalg, to_mp
+
+from ..contract import output
+from ..toolkit import ClaimSet, le
+from ..toolkit.strategies import dims, scalars, vectors
+from .common import PAPER, boost, log10_cond, unit, with_note
+from .costs import algorithm_time, with_time
+from .regression import psd_trial
+from .strategies import chain_instances
+
+__all__ = ["claims"]
+
+claims = ClaimSet(PAPER)
+ID = PAPER + "."
+
+
+def _direction(mode, bprev, v, Q, E):
+    if mode == "aligned":
+        return unit(bprev)
+    if mode in ("top", "bottom"):
+        pick = max if mode == "top" else min
+        return Q[:, pick(range(E.rows), key=lambda k: E[k])]
+    return unit(v) if linalg.norm2(v) > 0 else unit(bprev)
+
+
+def _chain(A, b, j, eps, mode, dirs, schedule):
+    """b_k, k = 0..j, each stage meeting its tolerance with equality (spec T5), and ε_k = ε·0.5^{j−k}.
+
+    ``schedule="proof"``: stage k error 0.1·ε_k·κ^{−2(k−1)}‖b_{k−1}‖ (eq. 61); ``"paper"``: alg.5 as
+    written, tolerance ε_k/κ^{2k}.  Returns (b_0..b_j, ε_1..ε_j, AᵀA, σ_min(A)).
+    """
+    G = A.T * A
+    E, Q = mp.eigsy(linalg.symmetric_part(G))
+    lam = sorted(E[i] for i in range(E.rows))
+    kappa = mp.sqrt(lam[-1] / lam[0])
+    bs, epss = [b], []
+    for k in range(1, j + 1):
+        ek = eps * mp.mpf(0.5) ** (j - k)
+        tol = mp.mpf(0.1) * ek * kappa ** (-2 * (k - 1)) if schedule == "proof" else ek / kappa ** (2 * k)
+        u = _direction(mode, bs[-1], to_mp(dirs[k - 1]), Q, E)
+        bs.append(linalg.solve(G, bs[-1] + u * (tol * linalg.norm2(bs[-1]))))
+        epss.append(ek)
+    return bs, epss, G, mp.sqrt(lam[0])
+
+
+def _j1_p1(A, b, j, eps, mode, dirs):
+    with boost((2 * j + 2) * log10_cond(A)):
+        bs, epss, G, _ = _chain(A, b, j, eps, mode, dirs, "proof")
+        pairs = [(linalg.norm2(O.psd_power(A, k) * bs[k] - bs[0]), epss[k - 1] * linalg.norm2(bs[0]))
+                 for k in range(1, j + 1)]
+        return max(pairs, key=lambda mb: mb[0] / mb[1])
+
+
+claims.inequality(ID + "lemJ.1.p1", "induction step of alg.5: ‖(AᵀA)^{k+1}b_{k+1} − b₀‖ ≤ ε_{k+1}‖b₀‖",
+                  hypotheses="eq. 61 for every stage (‖AᵀAb_k − b_{k−1}‖ = 0.1ε_kκ^{−2(k−1)}‖b_{k−1}‖, met with "
+                             "equality along b_{k−1}, the top or bottom eigenvector, or a drawn direction), ε_k = "
+                             "ε·0.5^{j−k} (ε_k ≤ 0.5ε_{k+1}), j ≤ 5, κ ≤ 100",
+                  instances=chain_instances, sides=_j1_p1,
+                  notes="Spec: HOLDS under eq. 61 (worst 0.196, proof bound 0.7). Judged at the worst stage k.")
+
+
+def _j1_p2(A, b, j, eps, mode, dirs):
+    with boost((2 * j + 2) * log10_cond(A)):
+        bs, _, _, smin = _chain(A, b, j, eps, mode, dirs, "proof")
+        return max(((linalg.norm2(bs[k]), 2 * smin ** (-2 * k) * linalg.norm2(bs[0])) for k in range(1, j + 1)),
+                   key=lambda mb: mb[0] / mb[1])
+
+
+claims.inequality(ID + "lemJ.1.p2", "induction step of alg.5: ‖b_{k+1}‖ ≤ 2σ_min(A)^{−2(k+1)}‖b₀‖",
+                  hypotheses="as lemJ.1.p1", instances=chain_instances, sides=_j1_p2,
+                  notes="Exact form ‖b_k‖ ≤ (1+ε_k)σ_min^{−2k}‖b₀‖. Judged at the worst stage k.")
+
+
+def _j1_p3(j, eps):
+    ek = [eps * mp.mpf(0.5) ** (j - k) for k in range(1, j + 1)]
+    return max(((ek[k + 1], ek[k] / 2) for k in range(j - 1)), key=lambda mb: mb[0] / mb[1])
+
+
+claims.inequality(ID + "lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε_k (Lemma J.1, third bullet)",
+                  hypotheses="alg.5's tolerances ε_k = ε_final·0.5^{j−k}, k = 1..j, j ≥ 2, ε_final ∈ (0, 0.1)",
+                  expected="falsified", instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)),
+                  sides=_j1_p3,
+                  notes="Alg.5 sets ε_{k+1} = 2ε_k (ratio 4 to the stated bound); the proof of part 1 uses "
+                        "ε_k ≤ 0.5ε_{k+1}, the reverse, which alg.5 satisfies.")
+
+
+@functools.cache
+def _iteration_instance(kappa: float = 100.0, n: int = 64, d: int = 3):
+    """The fixed instance of the iteration-count sweeps: A ∈ R^{64×3} with κ = 100, b ∈ R^3."""
+    rng = np.random.default_rng(3)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, d)))
+    V, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    return (Q * np.geomspace(1.0, 1.0 / kappa, d)) @ V.T, rng.standard_normal(d)
+
+
+def _iteration_bound(impl, j):
+    """Algorithm 5's own worst-case iteration bound Σ_k T₂(k) for j stages (ε = 1e-2, δ = 0.05)."""
+    A, b = _iteration_instance()
+    return output(impl.even_powers_iterations(A.copy(), b.copy(), j, 1e-2, 0.05, 0), "even_powers_iterations",
+                  shape=(2,))[1]
+
+
+_JS = (2, 4, 8, 16)
+_ITER_HYP = ("alg.5 as implemented (schedule 'paper'); n = 64, d = 3, κ = 100, ε = 1e-2, δ = 0.05; per-iteration "
+             "cost O(nd + d³) is fixed, so the iteration count carries the dependence on k: the count judged is the "
+             "algorithm's own worst-case bound Σ_k T₂(k), T₂(k) = ⌈ln(κ(R̃)/η_k)/ln(1/c₂)⌉ (float64 cannot run the "
+             "exact-arithmetic iterations for η_k below 1e-16), for j = 2, 4, 8, 16")
+
+claims.running_time(ID + "lemJ.1.p4", "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
+                    uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
+                    claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j / 0.05),
+                    hypotheses=_ITER_HYP, expected="falsified",
+                    notes="Stage k needs Θ(k log κ) iterations (tolerance ε_k/κ^{2k}), so the total is Θ(j² log κ): "
+                          "fitted exponent ≈ 1.9 against the claimed linear-in-k form (exponent ≈ 1.2 on this grid "
+                          "with its log(k/δ)).")
+
+
+@claims.trial(ID + "lemJ.1.p5", "the failure probability through stage k+1 is at most δ₁ + … + δ_{k+1}",
+              hypotheses="alg.5 as implemented with δ_k = δ/k (union bound: Σδ_k = δ·H_j); j = 2, δ = 0.05, so the "
+                         "final guarantee of part 1 may fail w.p. ≤ 0.075; A ∈ R^{8192×2} with κ⁸·1e-16 ≤ 1e-3·ε",
+              delta=0.075, trials=50, uses=("even_powers",),
+              notes="As a union bound it holds; alg.5's δ_k = δ/k sums to δ·H_j > δ (j ≥ 2), the proof of J.2 uses "
+                    "δ/j.")
+def lemJ_1_p5(seed, impl):
+    return _even_trial(seed, impl, 2)
+
+
+def _even_trial(seed, impl, j):
+    return psd_trial(seed, impl, "even_powers", j, lambda eps: max(0.0, min(2.0, (13 + math.log10(eps)) / (2 * j + 2))),
+                     eps_range=(-4, -1), extra=(j,))
+
+
+def _j2_sides(A, b, j, eps, mode, dirs):
+    with boost((2 * j + 2) * log10_cond(A)):
+        bs, _, _, _ = _chain(A, b, j, eps, mode, dirs, "paper")
+        return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
+
+
+claims.inequality(ID + "thmJ.2", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
+                                 "‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ w.p. ≥ 1 − δ_final",
+                  hypotheses="alg.5 as written (ε_k = ε·0.5^{j−k}, stage tolerance ε_k/κ^{2k}) with sub-solvers that "
+                             "meet Lemma G.1's guarantee (with equality, in an adversarial direction: spec T5); A full "
+                             "column rank, κ(A) ≤ 10, n ≤ 4, d ≤ 2, j ≤ 5, ε ∈ [1e-3, 0.1)",
+                  expected="falsified", sides=_j2_sides,
+                  instances=lambda: chain_instances(max_cond=1.0, n_hi=4, d_hi=2, eps_max=0.099,
+                                                    modes=("aligned", "top", "bottom"), drawn_directions=False),
+                  notes="Spec: alg.5 as written FAILS against a G.1-compliant sub-solver when κ < √10 (ratio 1.505 at "
+                        "j = 2, κ = 1). With the corrected tolerances (spec alg.5) the theorem holds; the shipped "
+                        "implementation (real alg.2 with a residual rule) meets the bound on random instances: see "
+                        "thm1.4 (verified).")
+
+claims.running_time(ID + "thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
+                    uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
+                    claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j * 64 / 0.05) ** 2,
+                    hypotheses=_ITER_HYP, expected="falsified",
+                    notes="Spec: AMBIGUOUS ('holds only while j = O(log²(jn/δ))'). The harness reads the O(·) with "
+                          "n, δ fixed and j growing: the iteration count is Θ(j² log κ) (stage tolerance ε_k/κ^{2k}), "
+                          "fitted exponent ≈ 1.9 against ≈ 1.2 for j·log²(jn/δ) on the same grid, so the stated bound "
+                          "fails for large j.")
+
+
+@claims.trial(ID + "thm1.4", "(informal J.2) there is an algorithm running in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) "
+                             "that outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ",
+              hypotheses="the shipped alg.5 (schedule 'paper', real alg.2); A ∈ R^{8192×2} full column rank with "
+                         "κ^{2j+2}·1e-16 ≤ 1e-3·ε; j ∈ {1, 2, 3}; ε = 10^U(−4,−1), δ = 0.05",
+              delta=0.05, trials=50, uses=("even_powers", "even_powers_ops"),
+              notes="The guarantee holds for the implementation (real alg.2 overshoots its tolerance). The running-time "
+                    "part in j fails as for thmJ.2.time; here only the n-dependence is judged (exponent of the "
+                    "operation counts).")
+def thm1_4(seed, impl):
+    return with_time(_even_trial(seed, impl, 1 + seed % 3), algorithm_time(impl, "even_powers"))
+
+
+def _k1_instances():
+    # one shape (the implementation compiles once) and few drawn numbers, so shrinking stays cheap:
+    # A = diag(a), a_i ∈ [0.1, 10] (κ ≤ 100), the spec's counterexample family (A = 2I₃)
+    return st.tuples(st.lists(scalars(0.1, 10.0), min_size=3, max_size=3).map(np.diag), vectors(3), dims(0, 2),
+                     scalars(1e-3, 0.099), st.integers(0, 2**31 - 1)).filter(lambda t: np.any(t[1]))
+
+
+def _k1_check(inst, impl):
+    A, b, j, eps, seed = inst
+    x = output(impl.odd_powers(A.copy(), b.copy(), j, eps, 0.05, seed), "odd_powers", shape=(A.shape[1],))
+    Am, bm, xm = to_mp(A), to_mp(b), to_mp(x)
+
+    def sides():
+        with boost((2 * j + 2) * log10_cond(A)):
+            return linalg.norm2(O.psd_power(Am, j) * xm - bm), mp.mpf(eps) * linalg.norm2(bm)
+
+    out = le(sides)
+    with boost((2 * j + 2) * log10_cond(A)):
+        y = O.psd_power(Am, j) * xm
+        sens = linalg.norm2(Am * y - bm) / ((1 + mp.mpf(eps)) * O.opt_attention(Am, bm, j) + eps * linalg.norm2(bm))
+    return with_note(out, f"n = d = {A.shape[0]}, j = {j}: stated ratio {out.ratio:.3g}; sensible reading "
+                          f"‖A(AᵀA)^j x' − b‖/((1+ε)OPT + ε‖b‖) = {mp.nstr(sens, 3)}")
+
+
+_K1 = dict(hypotheses="square A (n = d = 3, the only case where the conclusion type-checks), A = diag(a), "
+                      "a_i ∈ [0.1, 10]; b ∈ R^n; j ∈ {0, 1, 2}; ε ∈ [1e-3, 0.1); the shipped alg.6",
+           expected="falsified", instances=_k1_instances, uses=("odd_powers",),
+           notes="Ill-typed for n ≠ d ((AᵀA)^j x' ∈ R^d, b ∈ R^n); checked where it type-checks (n = d) and false "
+                 "there (A = 2I₃, j = 1: 0.5‖b‖). The proof shows ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖; its ratio is "
+                 "in each note (≤ 1), and the adapter check of odd_powers judges that sensible form.")
+
+@claims.check(ID + "thmK.1", "Algorithm 6 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
+                             "‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ w.p. ≥ 1 − δ_final", **_K1)
+def thmK_1(inst, impl):
+    return _k1_check(inst, impl)
+
+
+@claims.check(ID + "thm1.5", "(informal K.1) an algorithm outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ "
+                             "for eq. (2)", **_K1)
+def thm1_5(inst, impl):
+    return _k1_check(inst, impl)
