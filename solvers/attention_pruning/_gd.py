@@ -166,7 +166,8 @@ def _power(X, W, f, M, causal, iters):
 
     def body(_, v):
         hv = jax.jvp(grad_rec, (M,), (v,))[1]
-        return hv / jnp.linalg.norm(hv)
+        nrm = jnp.linalg.norm(hv)
+        return jnp.where(nrm > 0, hv / jnp.where(nrm > 0, nrm, 1.0), v)  # a zero Hessian keeps v
 
     v0 = jnp.ones_like(M) / M.shape[0] + 1e-3 * jnp.arange(M.size, dtype=M.dtype).reshape(M.shape) / M.size
     v = jax.lax.fori_loop(0, iters, body, v0 / jnp.linalg.norm(v0))
@@ -203,14 +204,15 @@ def binarize(scores, rho) -> np.ndarray:
 def prune(X, W, lam, rho, *, causal: bool = True, score: str = "M", steps: int = 1000, momentum: float = 0.9,
           eta: float | None = None, M0=None) -> tuple[np.ndarray, np.ndarray, GDResult]:
     """The method of the paper's experiments (spec §4.1): momentum GD on the loss of Def 3.2 from M0
-    (default 1_{d×d}) with η = 1/L_loc, then binarisation at ρ by ``score`` "M" (the learned mask,
+    (default 1_{d×d}) with η = 1/L_loc (1 when L_loc = 0), then binarisation at ρ by ``score`` "M" (the learned mask,
     primary reading) or "MW" (|M∘W|, the alternative reading).  Returns (M_bin, M_bin∘W, GD result)."""
     if score not in ("M", "MW"):
         raise ValueError(f"score={score!r} must be 'M' or 'MW'")
     rho = ratio(rho)
     X, W = square_like(X, W)
     if eta is None:
-        eta = 1.0 / local_lipschitz(X, W, lam, causal=causal)
+        L_loc = local_lipschitz(X, W, lam, causal=causal)
+        eta = 1.0 / L_loc if L_loc > 0 else 1.0  # L_loc = 0: the loss is constant in M, any step is exact
     res = run_gd(X, W, lam, eta, steps, M0=M0, causal=causal, momentum=momentum)
     s = res.M if score == "M" else np.abs(res.M * W)
     Mb = binarize(s, rho)

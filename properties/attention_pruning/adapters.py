@@ -1,0 +1,285 @@
+"""Adapter checks of paper 000: the implementation's loss, gradient, GD step, binarisation, relative
+error, Wanda and SparseGPT against the oracle (:mod:`oracle.attention_pruning`,
+:mod:`oracle.pruning_baselines`), each with its tolerance rule.
+
+Tolerance rules (u = 2⁻⁵³; the exact side is computed at 50 digits from the float64 inputs):
+- Forward error of a softmax entry.  With s_max = max_ij (|X|·|M∘W|·|X|ᵀ)_ij over M and 1_{d×d}
+  (the logits' absolute condition), a float64 f̃_ij is within η_f := 4(2d + n + 4)·u·(1 + s_max)
+  of the exact one (logits' rounding γ_{2d}·s_max moves a softmax entry by ≤ 2 f̃_ij·γ_{2d}·s_max;
+  the normalisation adds ≤ (n + 4)u).
+- ``loss``: |L̂ − L| ≤ 2(2n·η_f·‖c‖_F + 2n²η_f²) + 4(n² + d²)·u·L (‖δc‖_F ≤ 2nη_f; the sums' rounding).
+- ``gradient``: entrywise |Ĝ_ab − G_ab| ≤ 4[|W_ab|(8η_f·(|X|ᵀ1 1ᵀ|X|)_ab + 4n·u·(|X|ᵀ|p||X|)_ab) +
+  2u(λ|M_ab| + |G_ab|)], judged in Frobenius norm (p's entries move by ≤ 8η_f).
+- ``gd_step``: M − ηG with the gradient's rule times η, plus 2u(|M| + η|G|) entrywise.
+- ``relative_error``: |r̂ − r| ≤ (2nη_f + r·nη_f)/‖f‖_F + 8n·u·r (η_f over W and W_pruned).
+- ``binarize``: exact: the zero set must be the round(ρd²) smallest scores with ties to the lower
+  flattened index (scores are float64; comparing them is exact).
+- ``wanda``: each output column has exactly k(ρ, d_in) exact zeros at the mask; kept entries are
+  bit-identical; every pruned exact score ≤ every kept exact score·(1 + 4(n + 2)u) (near-ties of the
+  float norm ‖X[:, i]‖₂ may swap).
+- ``sparsegpt``: instances whose exact saliency boundary gap is below 10⁻⁸ (relative) are skipped;
+  then the mask must equal the slow reference's and ‖Ŵ − W̃‖_F ≤ 64·d²·u·κ(H_λ)·(‖W‖_F + ‖W̃‖_F).
+- ``prune``: structural (the GD run cannot be replayed at 50 digits cheaply): M_bin∘W with exactly
+  round(ρd²) zeros of M_bin (entries of W that are 0 may add zeros).
+- ``iteration_flops``: at least the four matrix products of a step (4nd² + 4n²d) and at most
+  3·that + 64(n² + d²).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from mpmath import mp
+
+from oracle import attention_pruning as O
+from oracle import linalg, pruning_baselines, to_mp
+
+from ..contract import AdapterSet, U, output, within
+from ..toolkit import require
+from ..toolkit.strategies import dims, elements, scalars
+from .strategies import pruning_instances
+
+__all__ = ["ADAPTERS"]
+
+ADAPTERS = AdapterSet()
+
+
+def _abs(A):
+    return mp.matrix([[abs(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+
+
+def _eta_f(X, W, M):
+    n, d = X.rows, X.cols
+    aX = _abs(X)
+    smax = max(max(aX * _abs(O.hadamard(M, W)) * aX.T), max(aX * _abs(W) * aX.T))
+    return 4 * (2 * d + n + 4) * U * (1 + smax)
+
+
+def _mc(causal, n):
+    return O.causal_mask(n) if causal else None
+
+
+@ADAPTERS("attention_pruning_loss", signature="attention_pruning_loss(X: (n, d), W: (d, d), M: (d, d), lam: float, "
+          "causal: bool) -> float", doc="L(M) = ½‖D̃⁻¹Ã − D⁻¹A‖_F² + (λ/2)‖M‖_F² (Def 1.2 / Def 3.2 with M_c)",
+          tolerance="|L̂ − L| ≤ 2(2nη_f‖c‖_F + 2n²η_f²) + 4(n² + d²)u·L, η_f = 4(2d + n + 4)u(1 + s_max)",
+          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"))
+def _loss(inst, fn):
+    X, W, M, lam, causal = inst
+    got = float(output(fn(X.copy(), W.copy(), M.copy(), lam, causal), "attention_pruning_loss", shape=()))
+    with mp.workdps(50):
+        Xm, Wm, Mm = to_mp(X), to_mp(W), to_mp(M)
+        n, d = X.shape
+        Mc = _mc(causal, n)
+        c = O.unit_c(Xm, Wm, Mm, Mc)
+        L = O.loss(Xm, Wm, Mm, lam, Mc)
+        ef = _eta_f(Xm, Wm, Mm)
+        tol = 2 * (2 * n * ef * linalg.norm2(c) + 2 * n * n * ef ** 2) + 4 * (n * n + d * d) * U * L
+        return within(abs(got - L), tol, f"got {got!r}, oracle {mp.nstr(L, 17)}")
+
+
+def _gradient_tolerance(Xm, Wm, Mm, lam, Mc, G):
+    n = Xm.rows
+    ef = _eta_f(Xm, Wm, Mm)
+    aX = _abs(Xm)
+    p = O.p_parts(Xm, Wm, Mm, Mc)[2]
+    ones = mp.ones(n, n)
+    A1, A2 = aX.T * ones * aX, aX.T * _abs(p) * aX
+    d = Wm.rows
+    return mp.matrix([[4 * (abs(Wm[a, b]) * (8 * ef * A1[a, b] + 4 * n * U * A2[a, b])
+                             + 2 * U * (mp.mpf(lam) * abs(Mm[a, b]) + abs(G[a, b]))) for b in range(d)]
+                      for a in range(d)])
+
+
+@ADAPTERS("attention_pruning_gradient", signature="attention_pruning_gradient(X, W, M, lam, causal) -> (d, d) array",
+          doc="∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3); judged against the oracle's 50-digit numerical gradient",
+          tolerance="‖Ĝ − G‖_F ≤ ‖T‖_F, T_ab = 4[|W_ab|(8η_f(|X|ᵀ11ᵀ|X|)_ab + 4nu(|X|ᵀ|p||X|)_ab) + 2u(λ|M_ab| + |G_ab|)]",
+          strategy=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), max_examples=15)
+def _gradient(inst, fn):
+    X, W, M, lam, causal = inst
+    d = W.shape[0]
+    got = output(fn(X.copy(), W.copy(), M.copy(), lam, causal), "attention_pruning_gradient", shape=(d, d))
+    with mp.workdps(50):
+        Xm, Wm, Mm = to_mp(X), to_mp(W), to_mp(M)
+        Mc = _mc(causal, X.shape[0])
+        G = O.gradient_numerical(Xm, Wm, Mm, lam, Mc)
+        tol = _gradient_tolerance(Xm, Wm, Mm, lam, Mc, G)
+        err = linalg.norm2(to_mp(got) - G)
+        return within(err, linalg.norm2(tol), f"‖Ĝ − G‖_F = {mp.nstr(err, 5)}, ‖G‖_F = {mp.nstr(linalg.norm2(G), 5)}")
+
+
+@ADAPTERS("attention_pruning_gd_step", signature="attention_pruning_gd_step(X, W, M, lam, eta, causal) -> (d, d) array",
+          doc="one step of Algorithm 1: M − η∇L(M)",
+          tolerance="entrywise η·T_ab (the gradient's rule) + 2u(|M_ab| + η|G_ab|), judged in Frobenius norm",
+          strategy=lambda: st.tuples(pruning_instances(max_n=4, max_d=3), scalars(1e-3, 1.0)))
+def _gd_step(inst, fn):
+    (X, W, M, lam, causal), eta = inst
+    d = W.shape[0]
+    got = output(fn(X.copy(), W.copy(), M.copy(), lam, eta, causal), "attention_pruning_gd_step", shape=(d, d))
+    with mp.workdps(50):
+        Xm, Wm, Mm = to_mp(X), to_mp(W), to_mp(M)
+        Mc = _mc(causal, X.shape[0])
+        G = O.gradient_closed_form(Xm, Wm, Mm, lam, Mc)  # thm5.3 is judged against numerical derivatives
+        e = mp.mpf(eta)
+        exact = Mm - G * e
+        T = _gradient_tolerance(Xm, Wm, Mm, lam, Mc, G) * e + (_abs(Mm) + _abs(G) * e) * (2 * U)
+        err = linalg.norm2(to_mp(got) - exact)
+        return within(err, linalg.norm2(T), f"‖M̂⁺ − M⁺‖_F = {mp.nstr(err, 5)}")
+
+
+@ADAPTERS("attention_pruning_relative_error",
+          signature="attention_pruning_relative_error(X, W, W_pruned, causal) -> float",
+          doc="‖f̃ − f‖_F/‖f‖_F, f = softmax(XWXᵀ), f̃ = softmax(X W_pruned Xᵀ), same mask (spec def.rel_error)",
+          tolerance="|r̂ − r| ≤ (2nη_f + r·nη_f)/‖f‖_F + 8n·u·r",
+          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"))
+def _relative_error(inst, fn):
+    X, W, M, _, causal = inst
+    Wp = M * W
+    got = float(output(fn(X.copy(), W.copy(), Wp.copy(), causal), "attention_pruning_relative_error", shape=()))
+    with mp.workdps(50):
+        Xm, Wm, Wpm = to_mp(X), to_mp(W), to_mp(Wp)
+        n = X.shape[0]
+        Mc = _mc(causal, n)
+        r = O.relative_error(Xm, Wm, Wpm, Mc)
+        ef = _eta_f(Xm, Wm, O.hadamard(to_mp(M), mp.ones(*W.shape)))
+        nf = linalg.norm2(O.attention(Xm, Wm, Mc))
+        tol = (2 * n * ef + r * n * ef) / nf + 8 * n * U * r
+        return within(abs(got - r), tol, f"got {got!r}, oracle {mp.nstr(r, 17)}")
+
+
+@st.composite
+def _scores(draw):
+    d1, d2 = draw(dims(1, 5), label="rows"), draw(dims(1, 5), label="cols")
+    vals = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), scalars(-2.0, 2.0))  # repeated values test the ties
+    S = draw(hnp.arrays(np.float64, (d1, d2), elements=vals), label="scores")
+    rho = draw(st.one_of(st.sampled_from([0.0, 0.5, 1.0]), scalars(0.0, 1.0)), label="rho")
+    return S, rho
+
+
+@ADAPTERS("attention_pruning_binarize", signature="attention_pruning_binarize(scores: (d1, d2), rho: float) -> (d1, d2)",
+          doc="0/1 mask: 0 at the round(ρ·d1d2) smallest scores (ties: lower row-major index first), 1 elsewhere",
+          tolerance="exact", strategy=_scores)
+def _binarize(inst, fn):
+    S, rho = inst
+    got = output(fn(S.copy(), rho), "attention_pruning_binarize", shape=S.shape)
+    want = pruning_baselines.binarize_mask(to_mp(S), rho)
+    wrong = sum(1 for i in range(S.shape[0]) for j in range(S.shape[1]) if got[i, j] != want[i, j])
+    return within(wrong, 0, f"{wrong} entries differ from the reference mask (k = "
+                  f"{pruning_baselines.binarize_count(rho, S.size)})")
+
+
+@st.composite
+def _layers(draw):
+    """(W (d_in×d_out), X (n×d_in), ρ); ρ·d_in often an integer (spec §3: fair sweeps); X has exact zero
+    columns sometimes (dead inputs, spec §2.2)."""
+    d_in, d_out, n = draw(dims(1, 5), label="d_in"), draw(dims(1, 5), label="d_out"), draw(dims(1, 7), label="n")
+    W = draw(hnp.arrays(np.float64, (d_in, d_out), elements=scalars(-1.0, 1.0)), label="W")
+    # entries 0 or of magnitude >= 1e-3 (toolkit elements): H = 2XᵀX must not underflow in float64
+    X = draw(hnp.arrays(np.float64, (n, d_in), elements=elements(max_abs=2.0)), label="X")
+    rho = draw(st.one_of(st.integers(0, d_in).map(lambda k: k / d_in), scalars(0.0, 1.0)), label="rho")
+    return W, X, rho
+
+
+@ADAPTERS("attention_pruning_wanda", signature="attention_pruning_wanda(W: (d_in, d_out), X: (n, d_in), rho) -> (d_in, d_out)",
+          doc="Wanda (XW orientation): per output column, zero the k(ρ, d_in) smallest |W_io|·‖X[:, i]‖₂; no update",
+          tolerance="k exact zeros per column; kept entries bit-identical; pruned score ≤ kept score·(1 + 4(n + 2)u)",
+          strategy=_layers)
+def _wanda(inst, fn):
+    W, X, rho = inst
+    got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_wanda", shape=W.shape)
+    k = pruning_baselines.count_pruned(rho, W.shape[0])
+    with mp.workdps(50):
+        c = [mp.sqrt(mp.fsum(mp.mpf(v) ** 2 for v in X[:, i])) for i in range(W.shape[0])]
+        worst = mp.mpf(0)
+        for o in range(W.shape[1]):
+            pruned = [i for i in range(W.shape[0]) if got[i, o] == 0 and (W[i, o] != 0 or i in _zeros_chosen(got, W, o))]
+            kept = [i for i in range(W.shape[0]) if got[i, o] != 0 or i not in pruned]
+            if any(got[i, o] != W[i, o] for i in kept):
+                return within(1, 0, f"column {o}: a kept entry changed")
+            if len(pruned) < k - sum(1 for i in range(W.shape[0]) if W[i, o] == 0):
+                return within(1, 0, f"column {o}: {len(pruned)} pruned, k = {k}")
+            sp = [abs(mp.mpf(W[i, o])) * c[i] for i in pruned if W[i, o] != 0]
+            sk = [abs(mp.mpf(W[i, o])) * c[i] for i in kept]
+            if sp and sk and max(sp) > 0:
+                worst = max(worst, (max(sp) - min(sk)) / max(sp))
+        return within(max(worst, mp.mpf(0)), 4 * (X.shape[0] + 2) * U, f"k = {k}; largest relative score inversion")
+
+
+def _zeros_chosen(got, W, o):
+    """Rows of column o that are zero in the output (a zero of W may be a pruned or a kept entry)."""
+    return {i for i in range(W.shape[0]) if got[i, o] == 0}
+
+
+def _sparsegpt_gap(W, X, rho):
+    """The exact relative gap between the k-th and (k+1)-th smallest saliency of the first block."""
+    with mp.workdps(50):
+        Xm = to_mp(X)
+        H = Xm.T * Xm * 2
+        d = W.shape[0]
+        for i in range(d):
+            if H[i, i] == 0:
+                H[i, i] = mp.mpf(1)
+        damp = mp.mpf(0.01) * mp.fsum(H[i, i] for i in range(d)) / d
+        for i in range(d):
+            H[i, i] += damp
+        return H
+
+
+@ADAPTERS("attention_pruning_sparsegpt",
+          signature="attention_pruning_sparsegpt(W: (d_in, d_out), X: (n, d_in), rho) -> (d_in, d_out)",
+          doc="SparseGPT (XW orientation, unstructured, exact mode, B = 128, p = 0.01): mask by w²/U_ii², OBS updates",
+          tolerance="mask = the slow reference's (instances with a saliency boundary gap < 1e-8 skipped); "
+                    "‖Ŵ − W̃‖_F ≤ 64·d²·u·κ(H_λ)·(‖W‖_F + ‖W̃‖_F)",
+          strategy=_layers)
+def _sparsegpt(inst, fn):
+    W, X, rho = inst
+    got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_sparsegpt", shape=W.shape)
+    with mp.workdps(50):
+        Wm, Xm = to_mp(W), to_mp(X)
+        ref, mask, _ = pruning_baselines.sparsegpt(Wm, Xm, rho)
+        H = _sparsegpt_gap(W, X, rho)
+        d_in, d_out = W.shape
+        sal = sorted(Wm[i, o] ** 2 / mp.inverse(H[i:, i:])[0, 0] for i in range(d_in) for o in range(d_out)
+                     if Wm[i, o] != 0)
+        k = pruning_baselines.count_pruned(rho, d_in * d_out) - sum(1 for v in W.reshape(-1) if v == 0)
+        if 0 < k < len(sal):
+            require(sal[k] - sal[k - 1] > mp.mpf(10) ** -8 * sal[k], "saliency boundary gap >= 1e-8 (no near-tie)")
+        ev = linalg.eigvalsh(H)
+        kappa = max(ev) / min(ev)
+        wrong = sum(1 for i in range(d_in) for o in range(d_out) if mask[i][o] and got[i, o] != 0)
+        if wrong:
+            return within(wrong, 0, f"{wrong} entries of the reference mask are not exactly 0")
+        err = linalg.norm2(to_mp(got) - ref)
+        tol = 64 * d_in ** 2 * U * kappa * (linalg.norm2(Wm) + linalg.norm2(ref))
+        return within(err, tol, f"‖Ŵ − W̃‖_F = {mp.nstr(err, 5)}, κ(H_λ) = {mp.nstr(kappa, 5)}")
+
+
+@ADAPTERS("attention_pruning_prune",
+          signature="attention_pruning_prune(X, W, lam, rho, causal, score='M', steps=300) -> (d, d) array",
+          doc="the experiments' method: momentum-0.9 GD on L (η = 1/L_loc, M0 = 1), binarised at ρ by M or |M∘W|; "
+              "returns M_bin∘W",
+          tolerance="structural: every entry is W_ij or exactly 0, with at least round(ρd²) zeros and at most "
+                    "round(ρd²) + #{W_ij = 0}",
+          strategy=lambda: st.tuples(pruning_instances(max_n=5, max_d=4), scalars(0.0, 1.0),
+                                     st.sampled_from(["M", "MW"])), max_examples=10)
+def _prune(inst, fn):
+    (X, W, _, lam, causal), rho, score = inst
+    got = output(fn(X.copy(), W.copy(), lam, rho, causal, score, 50), "attention_pruning_prune", shape=W.shape)
+    k = pruning_baselines.binarize_count(rho, W.size)
+    foreign = int(np.sum((got != 0) & (got != W)))
+    zeros = int(np.sum(got == 0))
+    bad = foreign + max(0, k - zeros) + max(0, zeros - k - int(np.sum(W == 0)))
+    return within(bad, 0, f"{foreign} entries neither W_ij nor 0; {zeros} zeros for k = {k}")
+
+
+@ADAPTERS("attention_pruning_iteration_flops", signature="attention_pruning_iteration_flops(n: int, d: int) -> float",
+          doc="the operation count of one GD iteration (loss and gradient) as the implementation reports it",
+          tolerance="4nd² + 4n²d ≤ flops ≤ 3(4nd² + 4n²d) + 64(n² + d²)",
+          strategy=lambda: st.tuples(dims(1, 40), dims(1, 40)), max_examples=5)
+def _iteration_flops(inst, fn):
+    n, d = inst
+    got = float(output(fn(n, d), "attention_pruning_iteration_flops", shape=()))
+    lo = 4 * n * d * d + 4 * n * n * d
+    hi = 3 * lo + 64 * (n * n + d * d)
+    excess = max(lo - got, got - hi, 0.0)
+    return within(excess, 0.0, f"flops {got} for n = {n}, d = {d}; allowed [{lo}, {hi}]")

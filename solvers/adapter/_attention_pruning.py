@@ -1,0 +1,66 @@
+"""Adapter functions of paper 000 (attention-weight pruning; spec/attention_pruning.md and
+spec/pruning_baselines.md).  XW orientation for the baselines: W ∈ R^{d_in×d_out}, the layer is X W."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import attention_pruning as _P
+
+__all__ = [
+    "attention_pruning_binarize",
+    "attention_pruning_gd_step",
+    "attention_pruning_gradient",
+    "attention_pruning_iteration_flops",
+    "attention_pruning_loss",
+    "attention_pruning_prune",
+    "attention_pruning_relative_error",
+    "attention_pruning_sparsegpt",
+    "attention_pruning_wanda",
+]
+
+
+def attention_pruning_loss(X, W, M, lam, causal):
+    """L(M) of Def 1.2 (causal=False) or Def 3.2 (causal=True)."""
+    return _P.loss(X, W, M, lam, causal=bool(causal))
+
+
+def attention_pruning_gradient(X, W, M, lam, causal):
+    """∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3), shape (d, d)."""
+    return _P.gradient(X, W, M, lam, causal=bool(causal))
+
+
+def attention_pruning_gd_step(X, W, M, lam, eta, causal):
+    """One step of Algorithm 1: M − η∇L(M)."""
+    return _P.run_gd(X, W, lam, eta, 1, M0=M, causal=bool(causal)).M
+
+
+def attention_pruning_binarize(scores, rho):
+    """M_bin: 0 at the round(ρd²) smallest scores (stable ties by flattened index), 1 elsewhere."""
+    return _P.binarize(scores, rho)
+
+
+def attention_pruning_prune(X, W, lam, rho, causal, score="M", steps=300):
+    """The experiments' method: momentum-0.9 GD (η = 1/L_loc, M0 = 1) then binarisation by ``score``;
+    returns the pruned weight M_bin∘W."""
+    return _P.prune(X, W, lam, rho, causal=bool(causal), score=score, steps=int(steps))[1]
+
+
+def attention_pruning_relative_error(X, W, W_pruned, causal):
+    """‖f̃ − f‖_F/‖f‖_F for the pruned weight (spec def.rel_error)."""
+    return _P.relative_error(X, W, W_pruned, causal=bool(causal))
+
+
+def attention_pruning_wanda(W, X, rho):
+    """Wanda-pruned W̃ (XW orientation, per-output groups)."""
+    return _P.wanda(W, X, rho)[0]
+
+
+def attention_pruning_sparsegpt(W, X, rho):
+    """SparseGPT-pruned W̃ (XW orientation, exact mode, B = 128, p = 0.01)."""
+    return _P.sparsegpt(W, X, rho).W
+
+
+def attention_pruning_iteration_flops(n, d):
+    """FLOPs of one GD iteration (loss and gradient, causal) on an n×d problem (XLA cost analysis)."""
+    return float(np.float64(_P.iteration_flops(int(n), int(d))))
