@@ -1,0 +1,388 @@
+"""Oracle of Section L of paper 004 (attention-kernel regression): the attention kernel, its Taylor
+truncation, the statistical dimension, the polynomial sketch 𝒵(S, T, X) of Algorithm 8 and the
+exact kernel ridge solution.
+
+Spec: ``shared/spec/attention_kernel_regression.md`` (``def.attn_kernel``, ``def.Q``,
+``def.statdim``, ``def.srank``, ``def.Z``, ``alg.8``, ``alg.Wg``, ``alg.7R``).  Pure mpmath (numpy
+only to read float64 instances and integer random bits); nothing here imports JAX or ``solvers``.
+
+Conventions (Section L): the data is ``X ∈ R^{d×n}`` with **columns** ``x_i``; the kernel is
+``K = exp(XᵀX)`` entrywise, ``K_ij = e^{⟨x_i, x_j⟩}``.  The random bits of the base sketches are
+those documented in ``solvers/sketches.py`` (read, never imported): SRHT
+``{"n", "signs" (n_pad,), "rows" (m,)}`` and TensorSRHT
+``{"d1", "d2", "signs1", "signs2", "rows1", "rows2"}``.  Bad input raises ``ValueError`` naming the
+argument and the rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mpmath import mp
+
+from . import linalg
+from .precision import as_float_array, to_mp
+
+__all__ = [
+    "MAX_DEGREE",
+    "attention_kernel",
+    "kernel_features",
+    "plain_distortion",
+    "ridge_distortion",
+    "ridge_solution",
+    "richardson_residuals",
+    "sketch_magnitude",
+    "stable_rank",
+    "statistical_dimension",
+    "taylor_degree",
+    "taylor_kernel",
+    "taylor_tail",
+    "tensor_gram",
+    "tensor_sketch",
+]
+
+MAX_DEGREE = 200
+"""The largest Taylor degree q the oracle accepts (q! then has ~375 digits)."""
+
+
+# ----------------------------------------------------------------------------- input checks
+
+
+def _data(X, name="X"):
+    """``X`` (d×n, columns are the points) as an ``mp.matrix``."""
+    if isinstance(X, mp.matrix):
+        for i in range(X.rows):
+            for j in range(X.cols):
+                if not mp.isfinite(X[i, j]):
+                    raise ValueError(f"{name} must be finite (entry ({i},{j}) is {X[i, j]})")
+        return X
+    return to_mp(as_float_array(X, name, ndim=2), name)
+
+
+def _square(K, name="K"):
+    K = _data(K, name)
+    if K.rows != K.cols:
+        raise ValueError(f"{name} is {K.rows}x{K.cols}; it must be square")
+    return K
+
+
+def _positive(lam, name="lam"):
+    lam = mp.mpf(lam)
+    if not mp.isfinite(lam) or lam <= 0:
+        raise ValueError(f"{name}={mp.nstr(lam, 5)} must be a finite number > 0")
+    return lam
+
+
+def _int(value, name, minimum, maximum=None):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name}={value!r} must be an int")
+    value = int(value)
+    if value < minimum or (maximum is not None and value > maximum):
+        hi = "" if maximum is None else f" and <= {maximum}"
+        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
+    return value
+
+
+def _column(y, n, name="y"):
+    if isinstance(y, mp.matrix):
+        v = y
+    else:
+        v = to_mp(as_float_array(y, name, ndim=1), name)
+    if v.cols != 1 or v.rows != n:
+        raise ValueError(f"{name} has shape {v.rows}x{v.cols}; it must be a vector of length n={n}")
+    return v
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def _gram(X):
+    return X.T * X
+
+
+def attention_kernel(X):
+    """``K = exp(XᵀX)`` entrywise for ``X ∈ R^{d×n}`` (def.attn_kernel, Section L convention)."""
+    G = _gram(_data(X))
+    return mp.matrix([[mp.exp(G[i, j]) for j in range(G.cols)] for i in range(G.rows)])
+
+
+def tensor_gram(X, p: int):
+    """``(X^{⊗p})ᵀX^{⊗p} = (XᵀX)^{∘p}`` (id.tensor_gram), the Gram of the degree-p tensors."""
+    p = _int(p, "p", 0, MAX_DEGREE)
+    G = _gram(_data(X))
+    return mp.matrix([[G[i, j] ** p for j in range(G.cols)] for i in range(G.rows)])
+
+
+def taylor_kernel(X, q: int):
+    """``Q_q = Σ_{l=0}^{q} (XᵀX)^{∘l}/l!`` (def.Q: q + 1 terms)."""
+    q = _int(q, "q", 0, MAX_DEGREE)
+    G = _gram(_data(X))
+    return mp.matrix([[mp.fsum(G[i, j] ** l / mp.factorial(l) for l in range(q + 1)) for j in range(G.cols)]
+                      for i in range(G.rows)])
+
+
+def taylor_tail(r, n: int, q: int):
+    """``n · Σ_{l>q} r^{2l}/l! = n · e^{r²} · P(q+1, r²)`` (def.Q), P the regularized lower
+    incomplete gamma: the Frobenius bound on ``‖K − Q_q‖`` when every ``‖x_i‖ ≤ r``."""
+    r = mp.mpf(r)
+    if not mp.isfinite(r) or r < 0:
+        raise ValueError(f"r={mp.nstr(r, 5)} must be a finite number >= 0")
+    n = _int(n, "n", 1)
+    q = _int(q, "q", 0, MAX_DEGREE)
+    mu = r * r
+    if mu == 0:
+        return mp.mpf(0)
+    return n * mp.exp(mu) * mp.gammainc(q + 1, 0, mu, regularized=True)
+
+
+def taylor_degree(r, n: int, tau):
+    """The smallest q with ``n · Σ_{l>q} r^{2l}/l! ≤ τ`` (alg.Wg step 2)."""
+    tau = _positive(tau, "tau")
+    for q in range(MAX_DEGREE + 1):
+        if taylor_tail(r, n, q) <= tau:
+            return q
+    raise ValueError(f"tau={mp.nstr(tau, 5)} needs a degree above MAX_DEGREE={MAX_DEGREE} for r={r}, n={n}")
+
+
+def statistical_dimension(K, lam):
+    """``s_λ(K) = tr(K(K + λI)^{-1}) = Σ_i λ_i/(λ_i + λ)`` for symmetric PSD K (def.statdim)."""
+    K = _square(K)
+    lam = _positive(lam)
+    ev = linalg.eigvalsh(K)
+    if ev[0] < -mp.mpf(10) ** (-(mp.dps - 10)) * max(abs(ev[-1]), 1):
+        raise ValueError(f"K must be PSD (its smallest eigenvalue is {mp.nstr(ev[0], 5)})")
+    return mp.fsum(max(v, 0) / (max(v, 0) + lam) for v in ev)
+
+
+def stable_rank(K):
+    """``srank(K) = ‖K‖_F²/‖K‖²`` (def.srank)."""
+    K = _data(K, "K")
+    nrm = linalg.spectral_norm(K)
+    if nrm == 0:
+        raise ValueError("K must be nonzero (srank(0) is 0/0)")
+    return linalg.frobenius(K) ** 2 / nrm**2
+
+
+def ridge_solution(K, y, lam):
+    """The exact kernel ridge solution ``x* = (K + λI)^{-1} y`` (alg.7R's target)."""
+    K = _square(K)
+    lam = _positive(lam)
+    return linalg.solve(K + lam * mp.eye(K.rows), _column(y, K.rows))
+
+
+# ----------------------------------------------------------------------------- Algorithm 8
+
+
+def _bits_int(bits, key, ndim, name):
+    if not isinstance(bits, dict) or key not in bits:
+        raise ValueError(f"{name} must be a dict with key {key!r} (as returned by the *_bits function)")
+    arr = np.asarray(bits[key])
+    if arr.ndim != ndim or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}[{key!r}] must be a {ndim}-d integer array (got dtype {arr.dtype}, ndim {arr.ndim})")
+    return arr.astype(np.int64)
+
+
+def _pow2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def _signs_rows(signs, rows, length, pad, name):
+    if signs.shape[0] != pad or (signs.size and not np.all(np.abs(signs) == 1)):
+        raise ValueError(f"{name} signs must be ±1 of length next_pow2({length})={pad}")
+    if rows.size == 0 or rows.min() < 0 or rows.max() >= pad:
+        raise ValueError(f"{name} rows must be non-empty and lie in [0, {pad})")
+
+
+def _srht_parts(bits, name="T_bits"):
+    n = int(_bits_int(bits, "n", 0, name))
+    if n < 1:
+        raise ValueError(f"{name}['n']={n} must be >= 1")
+    signs, rows = _bits_int(bits, "signs", 1, name), _bits_int(bits, "rows", 1, name)
+    _signs_rows(signs, rows, n, _pow2(n), name)
+    return n, signs, rows
+
+
+def _tensor_parts(bits, name="S_bits"):
+    d1, d2 = int(_bits_int(bits, "d1", 0, name)), int(_bits_int(bits, "d2", 0, name))
+    if d1 < 1 or d2 < 1:
+        raise ValueError(f"{name}['d1'], {name}['d2'] = {d1}, {d2} must be >= 1")
+    s1, s2 = _bits_int(bits, "signs1", 1, name), _bits_int(bits, "signs2", 1, name)
+    r1, r2 = _bits_int(bits, "rows1", 1, name), _bits_int(bits, "rows2", 1, name)
+    if r1.shape != r2.shape:
+        raise ValueError(f"{name}['rows1'] and {name}['rows2'] must have one length m")
+    _signs_rows(s1, r1, d1, _pow2(d1), name + " (first factor)")
+    _signs_rows(s2, r2, d2, _pow2(d2), name + " (second factor)")
+    return d1, d2, s1, s2, r1, r2
+
+
+def _hadamard_transform(v, signs):
+    """``H D v̄`` (unnormalised Sylvester H of order len(signs), v zero-padded): exact butterflies."""
+    N = len(signs)
+    a = [signs[i] * v[i] if i < len(v) else mp.mpf(0) for i in range(N)]
+    h = 1
+    while h < N:
+        for start in range(0, N, 2 * h):
+            for i in range(start, start + h):
+                a[i], a[i + h] = a[i] + a[i + h], a[i] - a[i + h]
+        h *= 2
+    return a
+
+
+def _apply_T(parts, x):
+    _, signs, rows = parts
+    y = _hadamard_transform(x, [int(s) for s in signs])
+    c = 1 / mp.sqrt(len(rows))
+    return [c * y[int(k)] for k in rows]
+
+
+def _apply_S(parts, u, v):
+    _, _, s1, s2, r1, r2 = parts
+    a = _hadamard_transform(u, [int(s) for s in s1])
+    b = _hadamard_transform(v, [int(s) for s in s2])
+    c = 1 / mp.sqrt(len(r1))
+    return [c * a[int(i)] * b[int(j)] for i, j in zip(r1, r2)]
+
+
+def _tree(p: int):
+    """Algorithm 8's schedule for degree p: L = ⌊log₂ p⌋ squarings, then the set bits of p."""
+    L = p.bit_length() - 1
+    E = [i for i in range(L + 1) if (p >> i) & 1]
+    return L, E
+
+
+def tensor_sketch(X, p: int, T_bits, S_bits):
+    """``𝒵(S, T, X) ∈ R^{m×n}`` (def.Z): column i is Algorithm 8 (TensorSketchViaLimRand) applied to
+    ``x_i`` with degree p, the SRHT ``T: R^d → R^m`` and the TensorSRHT ``S: R^m × R^m → R^m``
+    defined by their bits (one S and one T for every level: limited randomness).
+
+    ``w₀ = Tx``, ``w_l = S(w_{l−1} ⊗ w_{l−1})`` for l = 1..⌊log₂p⌋, then ``z = w_{i₀}`` and
+    ``z = S(z ⊗ w_i)`` for the other set bits i of p in increasing order; ``z`` sketches ``x^{⊗p}``.
+    """
+    X = _data(X)
+    p = _int(p, "p", 1, MAX_DEGREE)
+    T = _srht_parts(T_bits)
+    if T[0] != X.rows:
+        raise ValueError(f"T_bits['n']={T[0]} must equal the data dimension d=X.rows={X.rows}")
+    m = len(T[2])
+    L, E = _tree(p)
+    S = None
+    if L > 0 or len(E) > 1:
+        S = _tensor_parts(S_bits)
+        if (S[0], S[1], len(S[4])) != (m, m, m):
+            raise ValueError(f"S_bits must define a TensorSRHT R^{m} × R^{m} → R^{m} (got d1={S[0]}, d2={S[1]}, "
+                             f"m={len(S[4])})")
+    Z = mp.matrix(m, X.cols)
+    for col in range(X.cols):
+        w = [_apply_T(T, [X[a, col] for a in range(X.rows)])]
+        for _ in range(L):
+            w.append(_apply_S(S, w[-1], w[-1]))
+        z = w[E[0]]
+        for i in E[1:]:
+            z = _apply_S(S, z, w[i])
+        for k in range(m):
+            Z[k, col] = z[k]
+    return Z
+
+
+def sketch_magnitude(X, p: int, m: int):
+    """The magnitude of every entry of column i of ``𝒵(S, T, X)`` computed with absolute values
+    (|x|, every sign and Hadamard entry +1): ``a₀ = ‖x_i‖₁/√m`` and ``a(S(u ⊗ v)) = m^{3/2}·a_u·a_v``
+    (each gathered entry of ``H D ū`` sums m terms of size a_u).  Returns the 1×n row of these
+    magnitudes: the scale of the rounding error of a float64 evaluation of Algorithm 8."""
+    X = _data(X)
+    p = _int(p, "p", 1, MAX_DEGREE)
+    m = _int(m, "m", 1)
+    L, E = _tree(p)
+    out = mp.matrix(1, X.cols)
+    for col in range(X.cols):
+        a = [mp.fsum(abs(X[k, col]) for k in range(X.rows)) / mp.sqrt(m)]
+        for _ in range(L):
+            a.append(mp.mpf(m) ** 1.5 * a[-1] ** 2)
+        z = a[E[0]]
+        for i in E[1:]:
+            z = mp.mpf(m) ** 1.5 * z * a[i]
+        out[0, col] = z
+    return out
+
+
+def kernel_features(X, bits):
+    """``W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!]`` (alg.Wg step 5), ``Z_l = 𝒵(S_l, T_l, X)`` with degree
+    l; ``bits`` is a sequence of q pairs ``(T_bits, S_bits)`` (independent sketches per degree).
+    ``W_gᵀW_g = Σ_{l=0}^{q} Z_lᵀZ_l/l!`` sketches ``Q_q``."""
+    X = _data(X)
+    if not isinstance(bits, (list, tuple)):
+        raise ValueError("bits must be a sequence of (T_bits, S_bits) pairs, one per degree l = 1..q")
+    blocks = [mp.matrix([[1] * X.cols])]
+    for l, pair in enumerate(bits, start=1):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise ValueError(f"bits[{l - 1}] must be a pair (T_bits, S_bits)")
+        blocks.append(tensor_sketch(X, l, pair[0], pair[1]) / mp.sqrt(mp.factorial(l)))
+    rows = sum(B.rows for B in blocks)
+    W = mp.matrix(rows, X.cols)
+    r = 0
+    for B in blocks:
+        for i in range(B.rows):
+            for j in range(B.cols):
+                W[r + i, j] = B[i, j]
+        r += B.rows
+    return W
+
+
+# ----------------------------------------------------------------------------- sandwiches, Algorithm 7R
+
+
+def _inverse_sqrt(A, name):
+    lam, Q = mp.eigsy(linalg.symmetric_part(A))
+    if min(lam[i] for i in range(A.rows)) <= 0:
+        raise ValueError(f"{name} must be positive definite")
+    return Q * mp.diag([1 / mp.sqrt(lam[i]) for i in range(A.rows)]) * Q.T
+
+
+def ridge_distortion(W, K, lam):
+    """The smallest ε with ``(1−ε)(K+λI) ⪯ WᵀW + λI ⪯ (1+ε)(K+λI)`` (thmL.8 ridge form):
+    ``max(1 − μ_min, μ_max − 1)``, μ the eigenvalues of ``(K+λI)^{-1/2}(WᵀW+λI)(K+λI)^{-1/2}``."""
+    K = _square(K)
+    W = _data(W, "W")
+    lam = _positive(lam)
+    if W.cols != K.rows:
+        raise ValueError(f"W has {W.cols} columns; it must have n={K.rows} (one per point)")
+    I = mp.eye(K.rows)
+    R = _inverse_sqrt(K + lam * I, "K + λI")
+    mu = linalg.eigvalsh(linalg.symmetric_part(R * (W.T * W + lam * I) * R))
+    return max(1 - mu[0], mu[-1] - 1)
+
+
+def plain_distortion(Z, M):
+    """The smallest ε with ``(1−ε)M ⪯ ZᵀZ ⪯ (1+ε)M`` for positive definite M (thmL.6):
+    ``max |μ − 1|`` over the eigenvalues μ of ``M^{-1/2} ZᵀZ M^{-1/2}``."""
+    M = _square(M, "M")
+    Z = _data(Z, "Z")
+    if Z.cols != M.rows:
+        raise ValueError(f"Z has {Z.cols} columns; it must have n={M.rows}")
+    R = _inverse_sqrt(M, "M")
+    mu = linalg.eigvalsh(linalg.symmetric_part(R * (Z.T * Z) * R))
+    return max(1 - mu[0], mu[-1] - 1)
+
+
+def richardson_residuals(K, W, y, lam, steps: int):
+    """Residuals ``r_t = y − (K+λI)x_t``, t = 0..steps, of Algorithm 7R run exactly:
+    ``x₀ = 0``, ``x_{t+1} = x_t + P r_t`` with ``P = (WᵀW + λI)^{-1}``.  Returns the list of
+    ``(‖r_t‖, ‖P^{1/2} r_t‖)``."""
+    K = _square(K)
+    W = _data(W, "W")
+    lam = _positive(lam)
+    steps = _int(steps, "steps", 0, 10_000)
+    if W.cols != K.rows:
+        raise ValueError(f"W has {W.cols} columns; it must have n={K.rows}")
+    y = _column(y, K.rows)
+    I = mp.eye(K.rows)
+    B = W.T * W + lam * I
+    A = K + lam * I
+    Ph = _inverse_sqrt(B, "WᵀW + λI")
+    x = mp.matrix(K.rows, 1)
+    out = []
+    for t in range(steps + 1):
+        r = y - A * x
+        out.append((linalg.norm2(r), linalg.norm2(Ph * r)))
+        if t < steps:
+            x = x + linalg.solve(B, r)
+    return out
