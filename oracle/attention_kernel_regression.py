@@ -30,7 +30,7 @@ from mpmath import mp
 
 from . import linalg
 from .linalg import exact_rank
-from .precision import as_float_array, to_mp
+from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = [
     "ExactGram",
@@ -67,16 +67,41 @@ __all__ = [
 
 def _mat(M, name):
     if isinstance(M, mp.matrix):
-        return M
+        if M.rows == 0 or M.cols == 0:
+            raise ValueError(f"{name} must not be empty (shape {M.rows}x{M.cols})")
+        return check_mp(M, name)  # NaN, inf and mpc entries raise ValueError naming the argument
     return to_mp(as_float_array(M, name, ndim=2), name)
 
 
 def _vec(v, name):
     if isinstance(v, mp.matrix):
-        if v.cols != 1:
-            raise ValueError(f"{name} must be a column vector, got {v.rows}x{v.cols}")
-        return v
+        if v.cols != 1 or v.rows == 0:
+            raise ValueError(f"{name} must be a non-empty column vector, got {v.rows}x{v.cols}")
+        return check_mp(v, name)
     return to_mp(as_float_array(v, name, ndim=1), name)
+
+
+def _int_matrix(N, name):
+    """A 2-D numpy array of exact integers (integer dtype, or object dtype holding Python ints)."""
+    if not isinstance(N, np.ndarray) or N.ndim != 2 or N.size == 0:
+        raise ValueError(f"{name} must be a non-empty 2-d numpy array of integers")
+    if N.dtype == object:
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in N.flat):
+            raise ValueError(f"{name} must hold only integers")
+    elif not np.issubdtype(N.dtype, np.integer):
+        raise ValueError(f"{name} must be an integer array, got dtype {N.dtype}")
+    return N
+
+
+def _fraction_square(M, name):
+    """A square list of lists of Fractions/ints (an exact Gram matrix), validated."""
+    if not isinstance(M, (list, tuple)) or not M or not all(isinstance(r, (list, tuple)) and len(r) == len(M) for r in M):
+        raise ValueError(f"{name} must be a non-empty square list of rows")
+    for row in M:
+        for v in row:
+            if isinstance(v, bool) or not isinstance(v, (Fraction, int)):
+                raise ValueError(f"{name} must hold exact rationals (Fraction or int), got {type(v).__name__}")
+    return M
 
 
 def _int0(bits, key, name="bits", minimum=1):
@@ -246,6 +271,7 @@ def srank(K):
 def pinv_norm(M, rank: int):
     """‖M†‖ = 1/σ_rank(M) for a matrix of (exactly known) rank ``rank`` (0 when rank = 0)."""
     M = _mat(M, "M")
+    rank = check_int(rank, "rank")
     if rank < 0 or rank > min(M.rows, M.cols):
         raise ValueError(f"rank={rank} must be in [0, min(rows, cols)={min(M.rows, M.cols)}]")
     if rank == 0:
@@ -509,6 +535,7 @@ def sketch_times_int(kind: str, bits, NA):
     zero-padded input, then the sampled rows); sparse sketches a scatter-add; Gaussian a dense product.
     The result equals ``sketch_int_matrix(kind, bits)[0].dot(NA)`` (tested).
     """
+    NA = _int_matrix(NA, "NA")
     if kind == "srht":
         nn = _int0(bits, "n")
         signs = _signs(_ints(bits, "signs", 1), "bits['signs']")
@@ -550,6 +577,9 @@ def sketch_grams(kind: str, bits, A):
 
 def distortion_from_grams(SG, G):
     """max_i |σ_i(SQ) − 1| from exact Grams ``(SA)ᵀSA`` and ``AᵀA`` (see :func:`subspace_distortion`)."""
+    SG, G = _fraction_square(SG, "SG"), _fraction_square(G, "G")
+    if len(SG) != len(G):
+        raise ValueError(f"SG is {len(SG)}x{len(SG)} and G is {len(G)}x{len(G)}; they must match")
     f = ExactGram._f
     SGm = mp.matrix([[f(v) for v in row] for row in SG])
     Gm = mp.matrix([[f(v) for v in row] for row in G])

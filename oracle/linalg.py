@@ -6,15 +6,27 @@ Conventions (see the spec's notation sections):
   ``convention="paper"`` it is min_{‖x‖=1} ‖Mx‖, which is 0 for a wide matrix;
 - ``vec`` is row-major (``vec(X)[a*c + b] = X[a, b]``, numpy ``X.reshape(-1)``) and
   ``kron(x, y)[a*len(y) + b] = x[a] y[b]``, so ``kron(x, y) = vec(x yᵀ)``.
+
+Every function validates its arguments (DESIGN principle 8): a matrix argument must be a non-empty
+``mp.matrix`` of finite real ``mpf`` entries (NaN, ±inf and ``mpc`` entries raise ``ValueError``
+naming the argument), shapes must match, integer arguments must be ints.
+
+:func:`solve` and :func:`lstsq` are exact: every ``mpf`` is a dyadic rational, so the system is
+solved in rational arithmetic and the solution rounded correctly to the working precision.  An
+ill-conditioned but nonsingular system (``diag(1, 1e-60)``) is solved, never called singular, and
+a singular one is refused (``solve``) or given its exact minimum-norm solution (``lstsq``).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 
+import mpmath
 from mpmath import mp
+from mpmath.libmp import from_rational, round_nearest
 
-from .precision import as_float_array
+from .precision import as_float_array, check_int, check_mp
 
 __all__ = [
     "cond",
@@ -45,14 +57,25 @@ __all__ = [
 
 
 def _check_matrix(M, name):
-    if not isinstance(M, mp.matrix):
+    if not isinstance(M, mpmath.matrix):
         raise ValueError(f"{name} must be an mp.matrix (convert with oracle.to_mp), got {type(M).__name__}")
     if M.rows == 0 or M.cols == 0:
         raise ValueError(f"{name} must not be empty (shape {M.rows}x{M.cols})")
-    for i in range(M.rows):
-        for j in range(M.cols):
-            if not mp.isfinite(M[i, j]):
-                raise ValueError(f"{name} must be finite (entry ({i},{j}) is {M[i, j]})")
+    return check_mp(M, name)
+
+
+def _check_column(v, name):
+    _check_matrix(v, name)
+    if v.cols != 1:
+        raise ValueError(f"{name} must be a column vector, got {v.rows}x{v.cols}")
+    return v
+
+
+def _same_rows(u, v):
+    _check_column(u, "u")
+    _check_column(v, "v")
+    if u.rows != v.rows:
+        raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
 
 
 def _check_symmetric(S, name):
@@ -68,11 +91,13 @@ def _check_symmetric(S, name):
 
 
 def identity(n):
-    return mp.eye(n)
+    """I_n (``n`` an int >= 1)."""
+    return mp.eye(check_int(n, "n", minimum=1))
 
 
 def norm2(v):
     """Euclidean norm of a vector (or Frobenius norm of a matrix)."""
+    _check_matrix(v, "v")
     return mp.sqrt(mp.fsum(x * x for x in v))
 
 
@@ -100,8 +125,8 @@ def sigma_min(M, *, convention: str = "sv"):
     """Smallest singular value: σ_{min(r,c)}(M) ("sv") or min_{‖x‖=1}‖Mx‖ ("paper", 0 if wide)."""
     if convention not in ("sv", "paper"):
         raise ValueError(f"convention={convention!r} must be 'sv' or 'paper'")
+    _check_matrix(M, "M")
     if convention == "paper" and M.rows < M.cols:
-        _check_matrix(M, "M")
         return mp.mpf(0)
     return singular_values(M)[-1]
 
@@ -114,6 +139,10 @@ def cond(M, *, convention: str = "sv"):
 
 
 def symmetric_part(S):
+    """(S + Sᵀ)/2 of a square matrix."""
+    _check_matrix(S, "S")
+    if S.rows != S.cols:
+        raise ValueError(f"S must be square, got {S.rows}x{S.cols}")
     return (S + S.T) / 2
 
 
@@ -126,42 +155,166 @@ def eigvalsh(S):
 
 def loewner_margin(X, Y):
     """λ_min(Y − X): X ⪯ Y (Loewner order) iff this is ≥ 0."""
+    _check_matrix(X, "X")
+    _check_matrix(Y, "Y")
     if (X.rows, X.cols) != (Y.rows, Y.cols):
         raise ValueError(f"X ({X.rows}x{X.cols}) and Y ({Y.rows}x{Y.cols}) must have the same shape")
     return eigvalsh(Y - X)[0]
 
 
+# ---------------------------------------------------------------------------------------------
+# exact rational solves (every mpf is a dyadic rational)
+
+
+class _Singular(ArithmeticError):
+    def __init__(self, rank):
+        super().__init__(rank)
+        self.rank = rank
+
+
+def _fraction(v) -> Fraction:
+    sign, man, exp, _ = v._mpf_
+    man = -int(man) if sign else int(man)
+    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def _fractions(M):
+    return [[_fraction(M[i, j]) for j in range(M.cols)] for i in range(M.rows)]
+
+
+def _integer_rows(rows):
+    """Each row multiplied by the lcm of its denominators (the solution of a system is unchanged)."""
+    out = []
+    for row in rows:
+        den = 1
+        for q in row:
+            den = den * q.denominator // gcd(den, q.denominator)
+        out.append([int(q * den) for q in row])
+    return out
+
+
+def _solve_exact(A, B):
+    """X with A X = B exactly (A n×n, B n×k, lists of Fractions); raises _Singular(rank).
+
+    Fraction-free Bareiss elimination on the integer-scaled augmented matrix, then exact
+    back-substitution.
+    """
+    n, k = len(A), len(B[0])
+    M = _integer_rows([list(A[i]) + list(B[i]) for i in range(n)])
+    prev = 1
+    for c in range(n):
+        p = next((r for r in range(c, n) if M[r][c] != 0), None)
+        if p is None:
+            raise _Singular(_rank([row[:n] for row in M]))
+        M[c], M[p] = M[p], M[c]
+        piv, row_c = M[c][c], M[c]
+        for r in range(c + 1, n):
+            row_r = M[r]
+            a = row_r[c]
+            for j in range(c + 1, n + k):
+                row_r[j] = (row_r[j] * piv - a * row_c[j]) // prev
+            row_r[c] = 0
+        prev = piv
+    X = [[Fraction(0)] * k for _ in range(n)]
+    for c in range(n - 1, -1, -1):
+        for q in range(k):
+            s = Fraction(M[c][n + q]) - sum((M[c][j] * X[j][q] for j in range(c + 1, n)), Fraction(0))
+            X[c][q] = s / M[c][c]
+    return X
+
+
+def _rank(rows) -> int:
+    return len(_pivot_columns(rows))
+
+
+def _pivot_columns(rows):
+    """Column indices of a maximal set of independent columns (the pivots of exact elimination)."""
+    rows = [[Fraction(v) for v in r] for r in rows]
+    pivots, rank = [], 0
+    for col in range(len(rows[0])):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(rank + 1, len(rows)):
+            if rows[r][col] != 0:
+                q = rows[r][col] / rows[rank][col]
+                rows[r] = [a - q * b for a, b in zip(rows[r], rows[rank])]
+        pivots.append(col)
+        rank += 1
+    return pivots
+
+
+def _matmul(X, Y):
+    return [[sum((X[i][t] * Y[t][j] for t in range(len(Y))), Fraction(0)) for j in range(len(Y[0]))]
+            for i in range(len(X))]
+
+
+def _transpose(X):
+    return [list(col) for col in zip(*X)]
+
+
+def _to_mp(X):
+    prec = mp.prec
+    return mp.matrix([[mp.make_mpf(from_rational(q.numerator, q.denominator, prec, round_nearest)) for q in row]
+                      for row in X])
+
+
+def _rhs(A, b):
+    _check_matrix(b, "b")
+    if b.rows != A.rows:
+        raise ValueError(f"b has {b.rows} rows, must match A's {A.rows}")
+
+
 def solve(A, b):
-    """Solve the square system A x = b (raises ValueError when A is singular)."""
+    """The solution of the square system A x = b (b a column or an n×k matrix), exactly.
+
+    Computed in rational arithmetic and rounded correctly to the working precision, so a
+    nonsingular system is solved however ill-conditioned it is.
+
+    **Raises:** ``ValueError`` when A is not square, b does not match it, either holds NaN, inf or
+    complex entries, or A is (exactly) singular.
+    """
     _check_matrix(A, "A")
     if A.rows != A.cols:
         raise ValueError(f"A must be square, got {A.rows}x{A.cols}")
-    if b.rows != A.rows:
-        raise ValueError(f"b has {b.rows} rows, must match A's {A.rows}")
+    _rhs(A, b)
     try:
-        return mp.lu_solve(A, b)
-    except ZeroDivisionError:
-        raise ValueError("A must be nonsingular") from None
+        return _to_mp(_solve_exact(_fractions(A), _fractions(b)))
+    except _Singular as exc:
+        raise ValueError(f"A must be nonsingular (it is exactly singular: rank {exc.rank} < {A.rows})") from None
 
 
 def lstsq(A, b):
-    """Minimum-norm least-squares solution argmin ‖Ax − b‖ through the SVD (any rank)."""
+    """The minimum-norm least-squares solution argmin ‖Ax − b‖ (any shape, any rank), exactly.
+
+    With exact pivot columns C of A (A = C F, F = (CᵀC)⁻¹CᵀA of full row rank), the solution is
+    A⁺b = Fᵀ(FFᵀ)⁻¹(CᵀC)⁻¹Cᵀb, computed in rational arithmetic and rounded correctly: the rank is
+    exact, so an ill-conditioned full-rank A (``diag(1, 1e-60)``) is never truncated.
+
+    **Raises:** ``ValueError`` for shapes that do not match and NaN, inf or complex entries.
+    """
     _check_matrix(A, "A")
-    if b.rows != A.rows:
-        raise ValueError(f"b has {b.rows} rows, must match A's {A.rows}")
-    U, S, V = mp.svd_r(A, full_matrices=False)
-    smax = max(abs(S[i]) for i in range(len(S)))
-    tol = smax * max(A.rows, A.cols) * mp.mpf(10) ** (-(mp.dps - 5))
-    Utb = U.T * b
-    x = mp.matrix(A.cols, b.cols)
-    for k in range(len(S)):
-        if abs(S[k]) > tol:
-            x += V[k, :].T * (Utb[k, :] / S[k])
-    return x
+    _rhs(A, b)
+    Af, bf = _fractions(A), _fractions(b)
+    pivots = _pivot_columns(Af)
+    if not pivots:
+        return mp.matrix(A.cols, b.cols)
+    C = [[row[j] for j in pivots] for row in Af]
+    Ct = _transpose(C)
+    CtC = _matmul(Ct, C)
+    y = _solve_exact(CtC, _matmul(Ct, bf))
+    if len(pivots) == A.cols:
+        return _to_mp(y)
+    F = _solve_exact(CtC, _matmul(Ct, Af))
+    z = _solve_exact(_matmul(F, _transpose(F)), y)
+    return _to_mp(_matmul(_transpose(F), z))
 
 
 def kron(A, B):
     """Kronecker product with the spec's convention (row-major; kron(x, y) = vec(x yᵀ))."""
+    _check_matrix(A, "A")
+    _check_matrix(B, "B")
     out = mp.matrix(A.rows * B.rows, A.cols * B.cols)
     for i in range(A.rows):
         for j in range(A.cols):
@@ -173,35 +326,28 @@ def kron(A, B):
 
 def vec(X):
     """Row-major vectorisation: vec(X)[a*c + b] = X[a, b] (numpy ``X.reshape(-1)``)."""
+    _check_matrix(X, "X")
     return mp.matrix([X[a, b] for a in range(X.rows) for b in range(X.cols)])
 
 
 def unvec(x, rows, cols):
     """Inverse of :func:`vec`."""
+    _check_matrix(x, "x")
+    rows, cols = check_int(rows, "rows", minimum=1), check_int(cols, "cols", minimum=1)
     if x.rows * x.cols != rows * cols:
         raise ValueError(f"x has {x.rows * x.cols} entries, must be rows*cols={rows * cols}")
     return mp.matrix([[x[a * cols + b] for b in range(cols)] for a in range(rows)])
 
 
 def exact_rank(M) -> int:
-    """Exact rank over the rationals (Gaussian elimination on Fractions) of a float64 matrix, or of a
-    matrix given as rows of ``fractions.Fraction`` (an exact product of float64 matrices, say)."""
+    """Exact rank over the rationals (Gaussian elimination on Fractions) of a float64 matrix, of an
+    ``mp.matrix``, or of a matrix given as rows of ``fractions.Fraction`` (an exact product of
+    float64 matrices, say)."""
     if isinstance(M, (list, tuple)) and M and all(isinstance(v, Fraction) for row in M for v in row):
-        rows = [list(row) for row in M]
-    else:
-        rows = [[Fraction(float(v)) for v in row] for row in as_float_array(M, "M", ndim=2)]
-    rank, ncols = 0, len(rows[0]) if rows else 0
-    for col in range(ncols):
-        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            continue
-        rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        for r in range(rank + 1, len(rows)):
-            if rows[r][col] != 0:
-                q = rows[r][col] / rows[rank][col]
-                rows[r] = [a - q * b for a, b in zip(rows[r], rows[rank])]
-        rank += 1
-    return rank
+        return _rank(M)
+    if isinstance(M, mpmath.matrix):
+        return _rank(_fractions(_check_matrix(M, "M")))
+    return _rank([[Fraction(float(v)) for v in row] for row in as_float_array(M, "M", ndim=2)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,39 +356,43 @@ def exact_rank(M) -> int:
 
 def dot(u, v):
     """⟨u, v⟩ = Σ u_i v_i, summed with ``mp.fsum``."""
-    if u.rows != v.rows:
-        raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
+    _same_rows(u, v)
     return mp.fsum(u[i] * v[i] for i in range(u.rows))
 
 
 def hadamard(u, v):
     """u ∘ v, the entrywise product of two columns."""
-    if u.rows != v.rows:
-        raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
+    _same_rows(u, v)
     return mp.matrix([u[i] * v[i] for i in range(u.rows)])
 
 
 def diag(u):
     """diag(u), the n×n matrix with the column u on its diagonal."""
+    _check_column(u, "u")
     return mp.diag([u[i] for i in range(u.rows)])
 
 
 def ones(n: int):
     """1_n, the column of n ones."""
-    return mp.matrix([mp.mpf(1)] * n)
+    return mp.matrix([mp.mpf(1)] * check_int(n, "n", minimum=1))
 
 
 def stack(*vs):
     """Columns (or matrices, read row by row) stacked into one column: several equalities of one
     claim compared as one vector identity."""
+    if not vs:
+        raise ValueError("stack needs at least one matrix")
+    for k, v in enumerate(vs):
+        _check_matrix(v, f"vs[{k}]")
     return mp.matrix([v[i, j] for v in vs for i in range(v.rows) for j in range(v.cols)])
 
 
 def sym(M):
     """(M + Mᵀ)/2."""
-    return (M + M.T) / 2
+    return symmetric_part(M)
 
 
 def norm(M):
     """The Euclidean norm of a column, the spectral norm of any other matrix."""
+    _check_matrix(M, "M")
     return norm2(M) if M.cols == 1 else spectral_norm(M)

@@ -1,27 +1,39 @@
-"""Exact conversion between float64 arrays and mpmath numbers, and the precision policy.
+"""Exact conversion between float64 arrays and mpmath numbers, input validation, and the precision policy.
 
 Instances are float64 numbers, which mpmath holds exactly at any working precision of 53 bits or
 more (DESIGN principle 4).  Every oracle judgement is made at ``DEFAULT_DPS`` = 50 decimal digits
 or more, and :func:`decide_sign` raises the precision along ``LADDER`` until the sign of a quantity
 is stable, refusing to decide when it never becomes stable.
+
+Validation, shared by every oracle module (DESIGN principle 8): :func:`as_float_array` (float64
+data), :func:`check_mp` (mpmath values: ``mpf`` or real ``mp.matrix``) and :func:`check_int`.  NaN,
+±inf, complex numbers (``complex``, numpy complex, ``mpc`` or an ``mp.matrix`` holding one), values
+a float64 cannot hold exactly, and objects that are not numbers raise ``ValueError`` naming the
+argument and the rule; nothing is silently rounded or cut to its real part.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Integral
 
 import mpmath
 import numpy as np
 from mpmath import mp
+from mpmath.libmp import finf, fnan, fninf, from_int
 
 __all__ = [
     "DEFAULT_DPS",
+    "GUARD_DIGITS",
     "LADDER",
+    "MIN_LADDER_DPS",
     "Decision",
     "UndecidableError",
     "as_float_array",
+    "check_int",
+    "check_ladder",
+    "check_mp",
     "decide_sign",
     "to_float",
     "to_float_array",
@@ -32,39 +44,152 @@ __all__ = [
 DEFAULT_DPS = 50
 LADDER = (50, 100, 200, 400)
 GUARD_DIGITS = 10
+#: the lowest rung of a valid ladder: 16 digits (57 bits) hold every float64 exactly.
+MIN_LADDER_DPS = 16
+#: a rung must resolve at least this many digits beyond its guard digits.
+_MIN_RESOLVED_DIGITS = 5
 
 workdps = mp.workdps
 
+_NON_FINITE = (fnan, finf, fninf)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_mpf(v, name: str):
+    if v._mpf_ in _NON_FINITE:
+        raise ValueError(f"{name}={v} must be finite")
+    return v
+
+
+def _check_matrix_entries(M, name: str):
+    for (i, j), v in M._matrix__data.items():
+        if type(v) is not mpmath.mpf:
+            if isinstance(v, mpmath.mpc):
+                raise ValueError(f"{name} must be real: entry ({i},{j}) is the complex {v}")
+            raise ValueError(f"{name} must hold mpmath reals: entry ({i},{j}) is {type(v).__name__}")
+        if v._mpf_ in _NON_FINITE:
+            raise ValueError(f"{name} must be finite: entry ({i},{j}) is {v}")
+    return M
+
+
+def check_mp(value, name: str):
+    """``value`` validated as an mpmath real: an ``mpf`` or an ``mp.matrix`` of ``mpf`` entries.
+
+    Python and numpy reals (not bool) are converted exactly (a float to the ``mpf`` holding it, an
+    int exactly at any size).  Shared by every oracle module for arguments that are mpmath values.
+
+    **Raises:** ``ValueError`` naming ``name`` for NaN/±inf, complex (``complex``, ``mpc``, or a
+    matrix entry that is one), bool, and anything that is not a number.
+    """
+    if isinstance(value, mpmath.matrix):
+        return _check_matrix_entries(value, name)
+    if isinstance(value, mpmath.mpf):
+        return _check_mpf(value, name)
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={value!r} must be a real number, not a bool")
+    if isinstance(value, (mpmath.mpc, complex, np.complexfloating)):
+        raise ValueError(f"{name}={value!r} must be real, not complex")
+    if isinstance(value, Integral):
+        return mp.make_mpf(from_int(int(value)))
+    if isinstance(value, (float, np.floating)):
+        f = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"{name}={value!r} must be finite")
+        if f != value:
+            raise ValueError(f"{name}={value!r} must be exactly representable as a float64")
+        return mp.mpf(f)
+    raise ValueError(f"{name} must be a real number or mp.matrix, got {type(value).__name__} {_shown(value)}")
+
+
+def check_int(value, name: str, *, minimum: int | None = None) -> int:
+    """``value`` as a Python int (not bool), ``>= minimum`` when given; ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise ValueError(f"{name}={_shown(value)} must be an int")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name}={value} must be >= {minimum}")
+    return value
+
+
+def _object_array(arr: np.ndarray, name: str) -> np.ndarray:
+    out = np.empty(arr.shape, dtype=np.float64)
+    for idx, v in np.ndenumerate(arr):
+        where = f"{name}[{', '.join(map(str, idx))}]" if idx else name
+        v = check_mp(v, where)
+        f = float(v)
+        if mp.mpf(f) != v:
+            raise ValueError(f"{where}={v} must be exactly representable as a float64")
+        out[idx] = f
+    return out
+
 
 def as_float_array(x, name: str, *, ndim: int | None = None, allow_empty: bool = False) -> np.ndarray:
-    """Return ``x`` as a float64 numpy array after validating it.
+    """Return ``x`` as a float64 numpy array after validating it (every value held exactly).
 
-    Raises ``ValueError`` naming ``name`` when ``x`` is not numeric, has the wrong number of
-    dimensions, is empty, or holds NaN/inf.
+    Accepts real numbers, numpy arrays of int/float dtype, nested sequences of them, an
+    ``mp.matrix`` or object arrays whose entries are real numbers a float64 holds exactly.
+
+    **Raises:** ``ValueError`` naming ``name`` when ``x`` is not numeric (strings, objects, ragged
+    sequences, bools), is complex, has the wrong number of dimensions, is empty, holds NaN/inf, or holds a
+    value a float64 cannot represent exactly (a large int, a long double, an ``mpf`` with more bits).
     """
+    if isinstance(x, mpmath.matrix):
+        _check_matrix_entries(x, name)
+        x = np.array(x.tolist(), dtype=object)
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        arr = np.asarray(x)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be an array of real numbers ({exc})") from None
-    if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{name}.ndim={arr.ndim} must be {ndim} (shape {arr.shape})")
-    if arr.size == 0 and not allow_empty:
-        raise ValueError(f"{name} must not be empty (shape {arr.shape})")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (it holds NaN or inf)")
-    return arr
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise ValueError(f"{name} must be an array of real numbers, not complex (dtype {arr.dtype})")
+    if kind == "O":
+        out = _object_array(arr, name)
+    elif kind == "b":
+        raise ValueError(f"{name} must be an array of real numbers, not bool")
+    elif kind in "iuf":
+        if kind == "f" and not np.all(np.isfinite(arr)):
+            idx = tuple(int(k) for k in np.argwhere(~np.isfinite(arr))[0])
+            raise ValueError(f"{name} must be finite: {name}{list(idx) if idx else ''} is {arr[idx]}")
+        out = arr.astype(np.float64)
+        if kind in "iu" and arr.size and np.abs(out).max() > 2.0**53:
+            for idx in np.argwhere(np.abs(out) > 2.0**53):
+                idx = tuple(int(k) for k in idx)
+                if int(out[idx]) != int(arr[idx]):
+                    raise ValueError(f"{name}{list(idx) if idx else ''}={int(arr[idx])} must be exactly representable "
+                                     "as a float64")
+        if kind == "f" and arr.dtype.itemsize > 8 and not np.array_equal(out.astype(arr.dtype), arr):
+            raise ValueError(f"{name} (dtype {arr.dtype}) must hold values exactly representable as float64")
+    else:
+        raise ValueError(f"{name} must be an array of real numbers (got dtype {arr.dtype})")
+    if ndim is not None and out.ndim != ndim:
+        raise ValueError(f"{name}.ndim={out.ndim} must be {ndim} (shape {out.shape})")
+    if out.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must not be empty (shape {out.shape})")
+    if not np.all(np.isfinite(out)):
+        idx = tuple(int(k) for k in np.argwhere(~np.isfinite(out))[0])
+        raise ValueError(f"{name} must be finite: {name}{list(idx) if idx else ''} is {out[idx]}")
+    return out
 
 
 def to_mp(x, name: str = "x"):
-    """Convert a float64 scalar, vector or matrix to mpmath exactly.
+    """Convert a float64 scalar, vector or matrix to mpmath exactly (mpmath values are validated
+    and passed through).
 
     A scalar gives an ``mpf``; a vector gives an n×1 ``mp.matrix``; a matrix an ``mp.matrix``.
     The conversion is exact because every float64 fits in the working precision (≥ 53 bits).
+
+    **Raises:** ``ValueError`` naming ``name`` for the bad input of :func:`as_float_array` and
+    :func:`check_mp` (NaN, inf, complex, ``mpc``, objects, empty arrays) and for ndim > 2.
     """
     if mp.prec < 53:
         raise ValueError(f"mp.prec={mp.prec} must be >= 53 for exact conversion of float64")
-    if isinstance(x, (mpmath.mpf, mpmath.matrix)):
-        return x
+    if isinstance(x, (mpmath.mpf, mpmath.matrix, mpmath.mpc, complex, np.complexfloating)):
+        return check_mp(x, name)
     arr = as_float_array(x, name)
     if arr.ndim == 0:
         return mp.mpf(float(arr))
@@ -76,16 +201,26 @@ def to_mp(x, name: str = "x"):
 
 
 def to_float(x) -> float:
-    """Round an mpmath real to the nearest float64 (correctly rounded, not via a string)."""
-    return float(mp.mpf(x))
+    """Round an mpmath real to the nearest float64 (correctly rounded, not via a string); a value
+    beyond the float64 range (or ±inf) gives ±inf.  ValueError for NaN, complex, matrices or non-numbers."""
+    if not (isinstance(x, mpmath.mpf) and x._mpf_ in (finf, fninf)):
+        x = check_mp(x, "x")
+        if isinstance(x, mpmath.matrix):
+            raise ValueError("x must be a number, not an mp.matrix (use to_float_array)")
+    return float(x)
 
 
 def to_float_array(m, ndim: int | None = None) -> np.ndarray:
     """Round an ``mp.matrix`` to a float64 numpy array of ``ndim`` dimensions (default: a column
-    matrix gives a vector, anything else a matrix)."""
+    matrix gives a vector, anything else a matrix); entries beyond the float64 range give ±inf."""
     if ndim not in (None, 1, 2):
         raise ValueError(f"ndim={ndim!r} must be None, 1 or 2")
-    arr = np.array([[to_float(m[i, j]) for j in range(m.cols)] for i in range(m.rows)], dtype=np.float64)
+    if not isinstance(m, mpmath.matrix):
+        raise ValueError(f"m must be an mp.matrix, got {type(m).__name__}")
+    for (i, j), v in m._matrix__data.items():
+        if type(v) is not mpmath.mpf or v._mpf_ == fnan:
+            raise ValueError(f"m must be real and not NaN: entry ({i},{j}) is {v}")
+    arr = np.array([[float(m[i, j]) for j in range(m.cols)] for i in range(m.rows)], dtype=np.float64)
     if ndim == 1 or (ndim is None and m.cols == 1):
         if m.cols != 1:
             raise ValueError(f"m has {m.cols} columns, must have 1 to give a vector")
@@ -94,7 +229,8 @@ def to_float_array(m, ndim: int | None = None) -> np.ndarray:
 
 
 class UndecidableError(ArithmeticError):
-    """The sign of a quantity did not become stable along the precision ladder."""
+    """The sign of a quantity did not become stable along the precision ladder (also raised by
+    :mod:`oracle.derivatives` when a derivative cannot be resolved to its stated digits)."""
 
 
 @dataclass(frozen=True)
@@ -113,20 +249,43 @@ class Decision:
     digits: int
 
 
+def check_ladder(ladder, guard) -> tuple[tuple[int, ...], int]:
+    """Validate a precision ladder and its guard digits (see :func:`decide_sign`).
+
+    A valid ladder is a sequence of at least two strictly increasing ints, the first ``>=``
+    ``MIN_LADDER_DPS`` (16 digits hold a float64 exactly) and ``>= guard + 5`` (each rung resolves
+    at least 5 digits); ``guard`` is an int ``>= 0``.  ValueError naming ``ladder`` or ``guard``.
+    """
+    guard = check_int(guard, "guard", minimum=0)
+    try:
+        rungs = tuple(ladder)
+    except TypeError:
+        raise ValueError(f"ladder={ladder!r} must be a sequence of ints") from None
+    if len(rungs) < 2:
+        raise ValueError(f"ladder={rungs!r} must have at least two precisions (a verdict needs two that agree)")
+    for k, dps in enumerate(rungs):
+        check_int(dps, f"ladder[{k}]")
+    rungs = tuple(int(d) for d in rungs)
+    if any(b <= a for a, b in zip(rungs, rungs[1:])):
+        raise ValueError(f"ladder={rungs!r} must be strictly increasing")
+    low = max(MIN_LADDER_DPS, guard + _MIN_RESOLVED_DIGITS)
+    if rungs[0] < low:
+        raise ValueError(f"ladder={rungs!r} must start at >= {low} digits (>= {MIN_LADDER_DPS} to hold a float64, "
+                         f">= guard={guard} + {_MIN_RESOLVED_DIGITS} to resolve anything)")
+    return rungs, guard
+
+
 def _evaluate(fn, dps):
     with mp.workdps(dps):
         out = fn()
-        if isinstance(out, tuple):
-            value, scale = out
-        else:
-            value, scale = out, mp.mpf(1)
-        value = mp.mpf(value)
-        scale = abs(mp.mpf(scale))
-        if not mp.isfinite(value) or not mp.isfinite(scale):
-            raise ValueError(f"decide_sign: quantity must be finite, got value={value}, scale={scale}")
+        value, scale = out if isinstance(out, tuple) and len(out) == 2 else (out, mp.mpf(1))
+        value = check_mp(value, "decide_sign: the quantity")
+        scale = abs(check_mp(scale, "decide_sign: the scale"))
+        if isinstance(value, mpmath.matrix) or isinstance(scale, mpmath.matrix):
+            raise ValueError("decide_sign: the quantity and its scale must be numbers, not matrices")
         if scale == 0:
             scale = mp.mpf(1)
-        return value, scale
+        return +value, +scale
 
 
 def decide_sign(fn: Callable, *, ladder=LADDER, guard: int = GUARD_DIGITS) -> Decision:
@@ -136,7 +295,8 @@ def decide_sign(fn: Callable, *, ladder=LADDER, guard: int = GUARD_DIGITS) -> De
     - ``fn``: a thunk computing the quantity under the current mpmath precision; it returns the
       value, or ``(value, scale)`` where ``scale`` is the magnitude of the terms it came from (its
       rounding error is then about ``scale * 10**-dps``).
-    - ``ladder``: increasing working precisions in decimal digits.
+    - ``ladder``: increasing working precisions in decimal digits (validated by :func:`check_ladder`).
+    - ``guard``: digits of each precision not trusted (rounding error allowance).
 
     **Returns:** a :class:`Decision`.  At each precision ``p`` the resolution is
     ``scale * 10**-(p - guard)``.  The quantity is computed at successive precisions; a nonzero sign
@@ -146,20 +306,26 @@ def decide_sign(fn: Callable, *, ladder=LADDER, guard: int = GUARD_DIGITS) -> De
     evaluation, is what is trusted: an input that cannot be represented at the working precision
     (``sin(10**1000)`` at 50 digits) gives values that never agree and is refused.
 
-    **Raises:** :class:`UndecidableError` when the ladder ends without a stable verdict.
+    **Raises:** :class:`UndecidableError` when the ladder ends without a stable verdict;
+    ``ValueError`` for an invalid ladder or guard, a ``fn`` that is not callable, and a quantity or
+    scale that is NaN, infinite, complex or not a number.
     """
+    ladder, guard = check_ladder(ladder, guard)
+    if not callable(fn):
+        raise ValueError(f"fn={_shown(fn)} must be callable")
     previous = None
     for dps in ladder:
         value, scale = _evaluate(fn, dps)
-        resolution = scale * mp.mpf(10) ** (-(dps - guard))
-        if previous is not None:
-            p_value, p_res, p_dps = previous
-            if abs(value) <= resolution and abs(p_value) <= p_res:
-                return Decision(0, value, scale, dps, p_dps - guard)
-            agree = abs(value - p_value)
-            if abs(value) > resolution and abs(p_value) > p_res and agree < abs(value) / 10:
-                digits = int(min(p_dps - guard, -math.log10(float(agree / abs(value))) if agree else p_dps - guard))
-                return Decision(int(mp.sign(value)), value, scale, dps, max(digits, 1))
+        with mp.workdps(dps):
+            resolution = scale * mp.mpf(10) ** (-(dps - guard))
+            if previous is not None:
+                p_value, p_res, p_dps = previous
+                if abs(value) <= resolution and abs(p_value) <= p_res:
+                    return Decision(0, value, scale, dps, p_dps - guard)
+                agree = abs(value - p_value)
+                if abs(value) > resolution and abs(p_value) > p_res and agree < abs(value) / 10:
+                    digits = p_dps - guard if agree == 0 else min(p_dps - guard, int(-mp.log10(agree / abs(value))))
+                    return Decision(int(mp.sign(value)), value, scale, dps, max(digits, 1))
         previous = (value, resolution, dps)
     raise UndecidableError(
         f"the sign is not stable up to {ladder[-1]} digits (last value {mp.nstr(previous[0], 5)}, "

@@ -27,7 +27,10 @@ from __future__ import annotations
 from mpmath import mp
 
 from . import derivatives, linalg
-from .precision import to_mp
+from .linalg import diag as _diag
+from .linalg import dot as _dot
+from .linalg import hadamard as _had
+from .precision import check_int, check_mp, to_mp
 
 __all__ = [
     "R_INF", "B", "B1", "B2", "B_diag", "B_diag1", "B_diag2", "B_paper", "B_rank", "B_rank1", "B_rank2",
@@ -46,16 +49,21 @@ G_COEFFS = (3, -2, -1, 1, 1, 1, 1, 1, -2, -2)
 # input validation
 
 def _mat(M, name):
-    M = to_mp(M, name)
+    M = to_mp(M, name)  # rejects NaN, inf, complex (mpc too) and non-numbers, naming the argument
     if not isinstance(M, mp.matrix):
         raise ValueError(f"{name} must be a vector or matrix, got a scalar")
     if M.rows == 0 or M.cols == 0:
         raise ValueError(f"{name} must not be empty")
-    for i in range(M.rows):
-        for j in range(M.cols):
-            if not mp.isfinite(M[i, j]):
-                raise ValueError(f"{name} must be finite (entry ({i},{j}) is {M[i, j]})")
     return M
+
+
+def _real(v, name, *, positive=False):
+    v = check_mp(v, name)
+    if isinstance(v, mp.matrix):
+        raise ValueError(f"{name} must be a number, not a matrix")
+    if positive and v <= 0:
+        raise ValueError(f"{name}={v} must be > 0")
+    return v
 
 
 def check_vector(v, name: str, n: int | None = None):
@@ -69,8 +77,8 @@ def check_vector(v, name: str, n: int | None = None):
 
 
 def check_matrix(A, name: str = "A"):
-    A = _mat(A, name)
-    return A
+    """``A`` as a non-empty ``mp.matrix`` of finite reals; ValueError naming ``name`` otherwise."""
+    return _mat(A, name)
 
 
 def check_problem(A, b=None, w=None, x=None):
@@ -97,18 +105,6 @@ def _col(vals):
     return mp.matrix(list(vals))
 
 
-def _dot(u, v):
-    return mp.fsum(u[i] * v[i] for i in range(u.rows))
-
-
-def _had(u, v):
-    return _col(u[i] * v[i] for i in range(u.rows))
-
-
-def _diag(u):
-    return mp.diag([u[i] for i in range(u.rows)])
-
-
 def _outer(u, v):
     return u * v.T
 
@@ -125,6 +121,7 @@ def alpha(A, x):
 
 def f_from_u(u):
     """softmax(u) = exp(u − max u)/Σ exp(u − max u)."""
+    u = check_vector(u, "u")
     m = max(u[i] for i in range(u.rows))
     e = [mp.exp(u[i] - m) for i in range(u.rows)]
     s = mp.fsum(e)
@@ -164,6 +161,7 @@ def L(A, b, w, x):
 
 def softmax_jacobian(fv):
     """J = diag(f) − f fᵀ (∂f/∂u)."""
+    fv = check_vector(fv, "f")
     return _diag(fv) - _outer(fv, fv)
 
 
@@ -317,37 +315,37 @@ def true_hessian(A, b, w, x):
 
 def beta_paper(R):
     """lem8.9: β = exp(−R²)."""
-    return mp.exp(-mp.mpf(R) ** 2)
+    return mp.exp(-_real(R, "R") ** 2)
 
 
 def R_f(beta, n, R):
     """R_f = β⁻² n^{1.5} exp(3R²)."""
-    return mp.mpf(beta) ** -2 * mp.mpf(n) ** 1.5 * mp.exp(3 * mp.mpf(R) ** 2)
+    return _real(beta, "beta", positive=True) ** -2 * _real(n, "n", positive=True) ** 1.5 * mp.exp(3 * _real(R, "R") ** 2)
 
 
 def M_lem71(beta, n, R):
     """lem7.1: β⁻² n^{1.5} exp(20R²)."""
-    return mp.mpf(beta) ** -2 * mp.mpf(n) ** 1.5 * mp.exp(20 * mp.mpf(R) ** 2)
+    return _real(beta, "beta", positive=True) ** -2 * _real(n, "n", positive=True) ** 1.5 * mp.exp(20 * _real(R, "R") ** 2)
 
 
 def M_lem810(n, R):
     """lem8.10 (reading): n^{1.5} exp(22R²)."""
-    return mp.mpf(n) ** 1.5 * mp.exp(22 * mp.mpf(R) ** 2)
+    return _real(n, "n", positive=True) ** 1.5 * mp.exp(22 * _real(R, "R") ** 2)
 
 
 def M22(R):
     """derived.M22: 22R³."""
-    return 22 * mp.mpf(R) ** 3
+    return 22 * _real(R, "R") ** 3
 
 
 def lem58_bound(R_inf, R, Rf):
     """lem5.8 (reading): (3R_∞ + 2) R R_f."""
-    return (3 * mp.mpf(R_inf) + 2) * mp.mpf(R) * Rf
+    return (3 * _real(R_inf, "R_inf") + 2) * _real(R, "R") * _real(Rf, "Rf")
 
 
 def lem726_bound(R, Rf):
     """lem7.2 part 6: 16 R R_f."""
-    return 16 * mp.mpf(R) * Rf
+    return 16 * _real(R, "R") * _real(Rf, "Rf")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,6 +353,7 @@ def lem726_bound(R, Rf):
 
 def generalized_eigs(X, Y):
     """Eigenvalues (increasing) of the pencil (X, Y), Y ≻ 0: those of C⁻¹ X C⁻ᵀ with Y = C Cᵀ."""
+    X, Y = check_matrix(X, "X"), check_matrix(Y, "Y")
     if X.rows != Y.rows or X.cols != Y.cols or X.rows != X.cols:
         raise ValueError(f"X ({X.rows}x{X.cols}) and Y ({Y.rows}x{Y.cols}) must be square of one size")
     try:
@@ -376,6 +375,9 @@ def exact_newton(A, b, w, x0=None, *, tol_digits: int | None = None, max_iter: i
     **Raises:** ``ValueError`` when the Hessian is singular or the iteration does not converge.
     """
     A, b, w, _ = check_problem(A, b, w)
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    if tol_digits is not None:
+        tol_digits = check_int(tol_digits, "tol_digits", minimum=1)
     d = A.cols
     x = mp.matrix(d, 1) if x0 is None else check_problem(A, x=x0)[3]
     tol = mp.mpf(10) ** (-(tol_digits if tol_digits is not None else mp.dps - 15))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import UndecidableError, decide_sign, derivatives, linalg, to_float, to_float_array, to_mp
-from properties.strategies import matrices
+from properties.toolkit.strategies import matrices
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
