@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from benchmarks.machine import machine_info
+from solvers import least_squares as ls
 from solvers import regression as rg
 
 
@@ -63,19 +64,19 @@ def profile_alg1(A, b, Aj, bj, m: int, method: str, eps: float):
     SA = sk.countsketch_apply(bits, Aj)
     v = jnp.ones(d)
     two_pass = jax.jit(lambda A, v, b: (A @ v - b) @ A)
-    fused = jax.jit(lambda A, v, b: rg._fused(A, v, b, False)[1])
+    fused = jax.jit(lambda A, v, b: ls.fused_pass(A, v, b, False)[1])
     at_r = jax.jit(lambda A, r: A.T @ r)
     r_at = jax.jit(lambda A, r: r @ A)
     pieces = [
         ("input check (finite, one pass)", lambda: sk.check_input(Aj, "A")),
         (f"CountSketch S·A, m={m} (scatter-add)", lambda: sk.countsketch_apply(bits, Aj)),
-        (f"QR of S·A ({m}x{d}, jnp)", lambda: rg._qr(SA)),
+        (f"QR of S·A ({m}x{d}, jnp)", lambda: ls.thin_qr(SA)),
         (f"QR of S·A ({m}x{d}, numpy LAPACK)", lambda: np.linalg.qr(np.asarray(SA))),
         ("A @ v (jnp)", lambda: Aj @ v),
         ("A.T @ r (jnp)", lambda: at_r(Aj, bj)),
         ("r @ A (jnp, same product)", lambda: r_at(Aj, bj)),
         ("(A v − b) @ A, two passes (jnp)", lambda: two_pass(Aj, v, bj)),
-        ("Aᵀ(A v − b), one blocked pass (rg._fused)", lambda: fused(Aj, v, bj)),
+        ("Aᵀ(A v − b), one blocked pass (least_squares.fused_pass)", lambda: fused(Aj, v, bj)),
         ("numpy A @ v + r @ A (two passes)", lambda: (A @ np.ones(d) - b) @ A),
     ]
     print(f"\n### Profile of Algorithm 1's pieces (n={n}, d={d}; median of 3)\n")

@@ -1,6 +1,11 @@
 """Basic dense linear algebra in JAX (float64): the primitives the papers' algorithms rely on.
 
-Each function validates its input (``ValueError`` naming the argument and the rule) and is jitted.
+Each function validates its input (``ValueError`` naming the argument and the rule: real, finite,
+non-empty, of the right dimension; complex input is refused, never cut to its real part) and is
+jitted.  Scale: singular values, condition numbers and least squares are homogeneous in ``A`` and
+``b``, so they run on the input scaled by an exact power of two to a largest entry in [1/2, 1) and
+the result is scaled back: no overflow or underflow inside for any finite input, and ``ValueError``
+naming the overflow when the result itself is not representable in float64.
 """
 
 from __future__ import annotations
@@ -9,12 +14,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .least_squares import scale_back, unit_scale
+
 __all__ = ["check_array", "condition_number", "kron", "lstsq", "sigma_min", "spectral_norm"]
 
 
 def check_array(x, name: str, ndim: int) -> jnp.ndarray:
-    """``x`` as a float64 JAX array of ``ndim`` dimensions, non-empty and finite, or ValueError."""
-    arr = np.asarray(x, dtype=np.float64)
+    """``x`` as a float64 JAX array of ``ndim`` dimensions, real, non-empty and finite, or ValueError."""
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "fiu":
+        raise ValueError(f"{name}.dtype={arr.dtype} must be a real floating or integer dtype")
+    arr = arr.astype(np.float64)
     if arr.ndim != ndim:
         raise ValueError(f"{name}.ndim={arr.ndim} must be {ndim} (shape {arr.shape})")
     if arr.size == 0:
@@ -29,19 +39,27 @@ def _svdvals(A):
     return jnp.linalg.svd(A, compute_uv=False)
 
 
+def _scaled_svdvals(A):
+    """(singular values of A·2^{−e}, e), see :func:`solvers.least_squares.unit_scale`."""
+    Ahat, e = unit_scale(check_array(A, "A", 2))
+    return _svdvals(Ahat), e
+
+
 def spectral_norm(A) -> float:
     """‖A‖₂ = σ_max(A)."""
-    return float(_svdvals(check_array(A, "A", 2))[0])
+    s, e = _scaled_svdvals(A)
+    return float(scale_back(s[0], e, "‖A‖₂"))
 
 
 def sigma_min(A) -> float:
     """σ_{min(n,d)}(A), the smallest of the min(n, d) singular values."""
-    return float(_svdvals(check_array(A, "A", 2))[-1])
+    s, e = _scaled_svdvals(A)
+    return float(scale_back(s[-1], e, "σ_min(A)"))
 
 
 def condition_number(A) -> float:
     """κ(A) = σ_max/σ_min (inf when A is numerically rank-deficient: σ_min = 0)."""
-    s = _svdvals(check_array(A, "A", 2))
+    s, _ = _scaled_svdvals(A)
     return float(s[0] / s[-1]) if s[-1] > 0 else float("inf")
 
 
@@ -56,11 +74,11 @@ def lstsq(A, b) -> jnp.ndarray:
     b = check_array(b, "b", 1)
     if b.shape[0] != A.shape[0]:
         raise ValueError(f"b.shape[0]={b.shape[0]} must equal A.shape[0]={A.shape[0]}")
-    return _lstsq(A, b)
+    (Ahat, ea), (bhat, eb) = unit_scale(A), unit_scale(b)
+    return scale_back(_lstsq(Ahat, bhat), eb - ea, "the least-squares solution x")
 
 
 def kron(x, y) -> jnp.ndarray:
     """x ⊗ y with the spec's convention: (x ⊗ y)[a·len(y) + b] = x[a]·y[b] (row-major vec(x yᵀ))."""
-    x = check_array(x, "x", 1)
-    y = check_array(y, "y", 1)
-    return jnp.kron(x, y)
+    (xhat, ex), (yhat, ey) = unit_scale(check_array(x, "x", 1)), unit_scale(check_array(y, "y", 1))
+    return scale_back(jnp.kron(xhat, yhat), ex + ey, "x ⊗ y")

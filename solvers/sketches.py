@@ -30,7 +30,9 @@ import numpy as np
 from jax import lax
 
 __all__ = [
+    "SKETCHES",
     "as_key",
+    "check_input",
     "countsketch",
     "countsketch_apply",
     "countsketch_bits",
@@ -42,6 +44,9 @@ __all__ = [
     "osnap",
     "osnap_apply",
     "osnap_bits",
+    "sketch_apply",
+    "sketch_bits",
+    "sketch_work",
     "srht",
     "srht_apply",
     "srht_bits",
@@ -126,6 +131,58 @@ def _bit(bits: dict, name: str, field: str, ndim: int, kind: str) -> np.ndarray:
     return arr
 
 
+def _signs(bits: dict, field: str, ndim: int) -> np.ndarray:
+    """bits[field]: an integer array of ±1 entries, or ValueError."""
+    arr = _bit(bits, "bits", field, ndim, "int")
+    if arr.size and not np.all(np.abs(arr) == 1):
+        raise ValueError(f"bits[{field!r}] must hold only -1 and +1 (found {sorted(set(arr.ravel().tolist()))[:5]})")
+    return arr
+
+
+def _rows(bits: dict, field: str, ndim: int, bound: int, what: str) -> np.ndarray:
+    """bits[field]: an integer array of row indices in [0, bound), or ValueError."""
+    arr = _bit(bits, "bits", field, ndim, "int")
+    if arr.size and (arr.min() < 0 or arr.max() >= bound):
+        raise ValueError(f"bits[{field!r}] must lie in [0, {what}={bound}) "
+                         f"(found min {int(arr.min())}, max {int(arr.max())})")
+    return arr
+
+
+def _size(bits: dict, field: str) -> int:
+    """bits[field]: a 0-d integer ≥ 1 (a dimension of the sketch), or ValueError."""
+    value = int(_bit(bits, "bits", field, 0, "int"))
+    if value < 1:
+        raise ValueError(f"bits[{field!r}]={value} must be >= 1")
+    return value
+
+
+def _overflow_safe(apply, Ms: tuple, what: str):
+    """``apply(*Ms)`` for a map linear in the columns of each input (the column j of the output
+    depends on the columns j of the inputs only).  If the result is not finite (an intermediate
+    overflowed), ``apply`` runs again on the columns scaled by exact powers of two to a largest
+    entry in [1/2, 1) and the output is scaled back (in numpy, so subnormal results survive).
+    ValueError when the result itself is not representable in float64.  A result that was finite
+    is returned as it was."""
+    out = apply(*Ms)
+    if bool(_all_finite(out)):
+        return out
+    scaled, exps, top = [], 0, 0.0
+    for M in Ms:
+        host = np.asarray(M)
+        cols = host.reshape(host.shape[0], -1)
+        big = np.max(np.abs(cols), axis=0)
+        e = np.where(big > 0, np.frexp(big)[1], 0)
+        scaled.append(jnp.asarray(np.ldexp(cols, -e).reshape(host.shape)))
+        exps, top = exps + e, max(top, float(big.max()))
+    Y = np.asarray(apply(*scaled))
+    with np.errstate(over="ignore"):
+        Y = np.ldexp(Y.reshape(Y.shape[0], -1), exps).reshape(Y.shape)
+    if not np.all(np.isfinite(Y)):
+        raise ValueError(f"{what} is not representable in float64: an entry overflows (largest input "
+                         f"entry {top:.3g})")
+    return jnp.asarray(Y)
+
+
 def next_pow2(n: int) -> int:
     """``2^{⌈log2 n⌉}`` (``n ≥ 1``): the zero-padded length of an SRHT input (spec def.srht)."""
     n = _check_int(n, "n", 1)
@@ -172,7 +229,7 @@ def fwht(X) -> jax.Array:
     N = X.shape[0]
     if N & (N - 1):
         raise ValueError(f"X.shape[0]={N} must be a power of two")
-    return _fwht_jit(X)
+    return _overflow_safe(_fwht_jit, (X,), "H_N @ X")
 
 
 # ----------------------------------------------------------------------------- SRHT
@@ -218,16 +275,19 @@ def srht_apply(bits: dict, M) -> jax.Array:
 
     **Returns:** ``(m,)`` or ``(m, k)``. Cost ``O(k · n_pad log n_pad)``.
     """
-    n = int(_bit(bits, "bits", "n", 0, "int"))
-    signs = _bit(bits, "bits", "signs", 1, "int")
-    rows = _bit(bits, "bits", "rows", 1, "int")
+    n = _size(bits, "n")
+    signs = _signs(bits, "signs", 1)
     n_pad = signs.shape[0]
     if n_pad != next_pow2(n):
         raise ValueError(f"bits['signs'].shape[0]={n_pad} must be next_pow2(n)={next_pow2(n)}")
+    rows = _rows(bits, "rows", 1, n_pad, "n_pad")
+    if rows.size == 0:
+        raise ValueError("bits['rows'] must not be empty (m >= 1)")
     M = check_input(M, "M")
     if M.shape[0] != n:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
-    return _srht_core(jnp.asarray(signs), jnp.asarray(rows), M, n_pad)
+    signs, rows = jnp.asarray(signs), jnp.asarray(rows)
+    return _overflow_safe(lambda X: _srht_core(signs, rows, X, n_pad), (M,), "S @ M")
 
 
 def srht(M, m: int, *, key) -> jax.Array:
@@ -270,14 +330,14 @@ def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
 
 
 def _tensor_parts(bits):
-    d1 = int(_bit(bits, "bits", "d1", 0, "int"))
-    d2 = int(_bit(bits, "bits", "d2", 0, "int"))
-    s1 = _bit(bits, "bits", "signs1", 1, "int")
-    s2 = _bit(bits, "bits", "signs2", 1, "int")
-    r1 = _bit(bits, "bits", "rows1", 1, "int")
-    r2 = _bit(bits, "bits", "rows2", 1, "int")
+    d1, d2 = _size(bits, "d1"), _size(bits, "d2")
+    s1, s2 = _signs(bits, "signs1", 1), _signs(bits, "signs2", 1)
     if s1.shape[0] != next_pow2(d1) or s2.shape[0] != next_pow2(d2):
         raise ValueError("bits['signs1'/'signs2'] lengths must be next_pow2(d1), next_pow2(d2)")
+    r1 = _rows(bits, "rows1", 1, s1.shape[0], "next_pow2(d1)")
+    r2 = _rows(bits, "rows2", 1, s2.shape[0], "next_pow2(d2)")
+    if r1.size == 0:
+        raise ValueError("bits['rows1'] must not be empty (m >= 1)")
     if r1.shape != r2.shape:
         raise ValueError(f"bits['rows1'].shape={r1.shape} must equal bits['rows2'].shape={r2.shape}")
     return d1, d2, s1, s2, r1, r2
@@ -325,8 +385,9 @@ def tensor_srht_apply(bits: dict, x, y) -> jax.Array:
     vec = x.ndim == 1
     X = x[:, None] if vec else x
     Y = y[:, None] if vec else y
-    out = _tensor_core(jnp.asarray(s1), jnp.asarray(s2), jnp.asarray(r1), jnp.asarray(r2), X, Y,
-                       s1.shape[0], s2.shape[0])
+    s1, s2, r1, r2 = (jnp.asarray(t) for t in (s1, s2, r1, r2))
+    out = _overflow_safe(lambda X, Y: _tensor_core(s1, s2, r1, r2, X, Y, s1.shape[0], s2.shape[0]), (X, Y),
+                         "S(x ⊗ y)")
     return out[:, 0] if vec else out
 
 
@@ -341,9 +402,12 @@ def tensor_srht_apply_flat(bits: dict, v) -> jax.Array:
     if v.shape[0] != d1 * d2:
         raise ValueError(f"v.shape[0]={v.shape[0]} must equal d1*d2={d1 * d2}")
     vec = v.ndim == 1
-    V = (v[:, None] if vec else v).reshape(d1, d2, -1)
-    out = _tensor_flat_core(jnp.asarray(s1), jnp.asarray(s2), jnp.asarray(r1), jnp.asarray(r2), V,
-                            s1.shape[0], s2.shape[0])
+    s1, s2, r1, r2 = (jnp.asarray(t) for t in (s1, s2, r1, r2))
+
+    def apply(flat):  # linear in the columns of flat (d1·d2, k)
+        return _tensor_flat_core(s1, s2, r1, r2, flat.reshape(d1, d2, -1), s1.shape[0], s2.shape[0])
+
+    out = _overflow_safe(apply, (v[:, None] if vec else v,), "S @ v")
     return out[:, 0] if vec else out
 
 
@@ -402,26 +466,27 @@ def _scatter_core(rows, signs, M, m):
     return out / jnp.sqrt(jnp.asarray(s, M.dtype))
 
 
-def _scatter_apply(m, rows, signs, M, name):
+def _scatter_apply(m, rows, signs, M):
     M = check_input(M, "M")
     n = rows.shape[1]
     if M.shape[0] != n:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
-    if rows.size and (rows.min() < 0 or rows.max() >= m):
-        raise ValueError(f"{name}['rows'] must lie in [0, m={m})")
     vec = M.ndim == 1
-    out = _scatter_core(jnp.asarray(rows), jnp.asarray(signs), M[:, None] if vec else M, m)
+    rows, signs = jnp.asarray(rows), jnp.asarray(signs)
+    out = _overflow_safe(lambda X: _scatter_core(rows, signs, X, m), (M[:, None] if vec else M,), "S @ M")
     return out[:, 0] if vec else out
 
 
 def osnap_apply(bits: dict, M) -> jax.Array:
     """``S @ M`` for the OSNAP defined by ``bits`` (:func:`osnap_bits`): ``s`` scatter-adds."""
-    m = int(_bit(bits, "bits", "m", 0, "int"))
-    rows = _bit(bits, "bits", "rows", 2, "int")
-    signs = _bit(bits, "bits", "signs", 2, "int")
+    m = _size(bits, "m")
+    rows = _rows(bits, "rows", 2, m, "m")
+    signs = _signs(bits, "signs", 2)
     if rows.shape != signs.shape:
         raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
-    return _scatter_apply(m, rows, signs, M, "bits")
+    if rows.shape[0] == 0:
+        raise ValueError("bits['rows'] must have s >= 1 rows (column sparsity)")
+    return _scatter_apply(m, rows, signs, M)
 
 
 def osnap(M, m: int, s: int, *, key) -> jax.Array:
@@ -448,12 +513,12 @@ def countsketch_bits(key, n: int, m: int) -> dict:
 
 def countsketch_apply(bits: dict, M) -> jax.Array:
     """``S @ M`` for the CountSketch defined by ``bits`` (:func:`countsketch_bits`): one scatter-add."""
-    m = int(_bit(bits, "bits", "m", 0, "int"))
-    rows = _bit(bits, "bits", "rows", 1, "int")
-    signs = _bit(bits, "bits", "signs", 1, "int")
+    m = _size(bits, "m")
+    rows = _rows(bits, "rows", 1, m, "m")
+    signs = _signs(bits, "signs", 1)
     if rows.shape != signs.shape:
         raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
-    return _scatter_apply(m, rows[None], signs[None], M, "bits")
+    return _scatter_apply(m, rows[None], signs[None], M)
 
 
 def countsketch(M, m: int, *, key) -> jax.Array:
@@ -484,11 +549,12 @@ def _gaussian_core(g, M):
 
 def gaussian_apply(bits: dict, M) -> jax.Array:
     """``S @ M = (g @ M)/√m`` for the Gaussian sketch defined by ``bits``."""
-    g = _bit(bits, "bits", "g", 2, "float")
+    _bit(bits, "bits", "g", 2, "float")
+    g = check_input(bits["g"], "bits['g']", ndims=(2,))
     M = check_input(M, "M")
     if M.shape[0] != g.shape[1]:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={g.shape[1]}")
-    return _gaussian_core(jnp.asarray(g, jnp.float64), M)
+    return _overflow_safe(lambda X: _gaussian_core(g, X), (M,), "S @ M")
 
 
 def gaussian(M, m: int, *, key) -> jax.Array:

@@ -5,6 +5,8 @@ implementation, so ``python -m properties validate MODULE`` judges MODULE's own 
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from .. import regression as _reg
@@ -39,12 +41,23 @@ __all__ = [
 ]
 
 
+def _seed(seed):
+    """The solvers' key from the contract's ``seed`` (an int in [0, 2**64); ValueError otherwise)."""
+    return _sk.as_key(seed, "seed")
+
+
+def _dim(value, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name}={value!r} must be an int >= 1")
+    return int(value)
+
+
 def _np_bits(bits):
     return {k: np.asarray(v) for k, v in bits.items()}
 
 
 def srht_bits(n, m, seed):
-    return _np_bits(_sk.srht_bits(int(seed), int(n), int(m)))
+    return _np_bits(_sk.srht_bits(_seed(seed), n, m))
 
 
 def srht_apply(bits, M):
@@ -52,7 +65,7 @@ def srht_apply(bits, M):
 
 
 def tensor_srht_bits(d1, d2, m, seed):
-    return _np_bits(_sk.tensor_srht_bits(int(seed), int(d1), int(d2), int(m)))
+    return _np_bits(_sk.tensor_srht_bits(_seed(seed), d1, d2, m))
 
 
 def tensor_srht_apply(bits, x, y):
@@ -60,7 +73,7 @@ def tensor_srht_apply(bits, x, y):
 
 
 def osnap_bits(n, m, s, seed):
-    return _np_bits(_sk.osnap_bits(int(seed), int(n), int(m), int(s)))
+    return _np_bits(_sk.osnap_bits(_seed(seed), n, m, s))
 
 
 def osnap_apply(bits, M):
@@ -68,7 +81,7 @@ def osnap_apply(bits, M):
 
 
 def countsketch_bits(n, m, seed):
-    return _np_bits(_sk.countsketch_bits(int(seed), int(n), int(m)))
+    return _np_bits(_sk.countsketch_bits(_seed(seed), n, m))
 
 
 def countsketch_apply(bits, M):
@@ -76,7 +89,7 @@ def countsketch_apply(bits, M):
 
 
 def gaussian_bits(n, m, seed):
-    return _np_bits(_sk.gaussian_bits(int(seed), int(n), int(m)))
+    return _np_bits(_sk.gaussian_bits(_seed(seed), n, m))
 
 
 def gaussian_apply(bits, M):
@@ -84,27 +97,27 @@ def gaussian_apply(bits, M):
 
 
 def fast_linear_regression(A, b, eps, delta, seed):
-    return np.asarray(_reg.fast_linear_regression(A, b, eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.fast_linear_regression(A, b, eps, delta, key=_seed(seed)).x)
 
 
 def fast_psd_regression(A, b, eps, delta, seed):
-    return np.asarray(_reg.fast_psd_regression(A, b, eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.fast_psd_regression(A, b, eps, delta, key=_seed(seed)).x)
 
 
 def attention_regression(A, b, eps, delta, seed):
-    return np.asarray(_reg.attention_regression(A, b, eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.attention_regression(A, b, eps, delta, key=_seed(seed)).x)
 
 
 def four_matrices(A, b, eps, delta, seed):
-    return np.asarray(_reg.four_matrices(A, b, eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.four_matrices(A, b, eps, delta, key=_seed(seed)).x)
 
 
 def even_powers(A, b, j, eps, delta, seed):
-    return np.asarray(_reg.even_powers(A, b, int(j), eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.even_powers(A, b, j, eps, delta, key=_seed(seed)).x)
 
 
 def odd_powers(A, b, j, eps, delta, seed):
-    return np.asarray(_reg.odd_powers(A, b, int(j), eps, delta, key=int(seed)).x)
+    return np.asarray(_reg.odd_powers(A, b, j, eps, delta, key=_seed(seed)).x)
 
 
 # ----------------------------------------------------------------------------- operation counts
@@ -112,12 +125,12 @@ def odd_powers(A, b, j, eps, delta, seed):
 
 def srht_apply_ops(n, k, m):
     """Operations of ``srht_apply`` on an n×k matrix with m sketch rows: k·n_pad·log₂ n_pad butterflies."""
-    return int(_sk.sketch_work("srht", int(n), int(k), int(m)))
+    return int(_sk.sketch_work("srht", _dim(n, "n"), _dim(k, "k"), _dim(m, "m")))
 
 
 def osnap_apply_ops(n, k, m, s):
     """Operations of ``osnap_apply`` on an n×k matrix (column sparsity s): s·n·k scatter-adds."""
-    return int(_sk.sketch_work("osnap", int(n), int(k), int(m), int(s)))
+    return int(_sk.sketch_work("osnap", _dim(n, "n"), _dim(k, "k"), _dim(m, "m"), _dim(s, "s")))
 
 
 def _run_ops(res, n):
@@ -131,30 +144,30 @@ def _run_ops(res, n):
 
 
 def fast_linear_regression_ops(A, b, eps, delta, seed):
-    return _run_ops(_reg.fast_linear_regression(A, b, eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.fast_linear_regression(A, b, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def fast_psd_regression_ops(A, b, eps, delta, seed):
-    return _run_ops(_reg.fast_psd_regression(A, b, eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.fast_psd_regression(A, b, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def attention_regression_ops(A, b, eps, delta, seed):
-    return _run_ops(_reg.attention_regression(A, b, eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.attention_regression(A, b, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def four_matrices_ops(A, b, eps, delta, seed):
-    return _run_ops(_reg.four_matrices(A, b, eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.four_matrices(A, b, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def even_powers_ops(A, b, j, eps, delta, seed):
-    return _run_ops(_reg.even_powers(A, b, int(j), eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.even_powers(A, b, j, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def odd_powers_ops(A, b, j, eps, delta, seed):
-    return _run_ops(_reg.odd_powers(A, b, int(j), eps, delta, key=int(seed)), np.shape(A)[0])
+    return _run_ops(_reg.odd_powers(A, b, j, eps, delta, key=_seed(seed)), np.shape(A)[0])
 
 
 def even_powers_iterations(A, b, j, eps, delta, seed):
     """(iterations run, the algorithm's own worst-case bound Σ_k T₂(k)) of Algorithm 5's stages."""
-    res = _reg.even_powers(A, b, int(j), eps, delta, key=int(seed))
+    res = _reg.even_powers(A, b, j, eps, delta, key=_seed(seed))
     return np.array([int(res.iterations), sum(int(st.max_iterations) for st in res.stages)], dtype=np.int64)

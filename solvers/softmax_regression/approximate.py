@@ -321,7 +321,7 @@ def sparsify(A, D, *, eps0: float, delta: float, key) -> np.ndarray:
     D = as_float_array("D", D, 1)
     if D.shape != (A.shape[0],):
         raise ValueError(f"D (shape={tuple(D.shape)}) must have shape (n,)=({A.shape[0]},) to match A")
-    if not bool(jnp.all(D > 0)):
+    if not np.all(np.asarray(D) > 0):  # numpy: XLA would flush a subnormal D_i to 0
         raise ValueError("D must be positive (every D_i > 0)")
     s = sample_size(A.shape[1], eps0=eps0, delta=delta)
     key = as_key(key)
@@ -334,17 +334,20 @@ def sparsify(A, D, *, eps0: float, delta: float, key) -> np.ndarray:
 
 
 def _unit_scale(M):
-    """M·2^{−e} with 2^{e−1} ≤ max|M| < 2^e: an exact rescaling to max entry in [1/2, 1)."""
-    top = float(jnp.max(jnp.abs(M)))
+    """M·2^{−e} with 2^{e−1} ≤ max|M| < 2^e: an exact rescaling to max entry in [1/2, 1), in numpy
+    (XLA on CPU flushes subnormal numbers to zero)."""
+    host = np.asarray(M)
+    top = float(np.max(np.abs(host)))
     if top == 0.0:
         return M
-    return jnp.ldexp(M, -math.frexp(top)[1])
+    return jnp.asarray(np.ldexp(host, -math.frexp(top)[1]))
 
 
 def iteration_flops(n: int, d: int, *, eps0: float = 0.01, delta: float = 0.01) -> float:
     """FLOPs (XLA cost analysis of the lowered computation) of one approximate-Newton iteration
     of the solver on a dense n × d problem: leverage scores, gradient, D̃ sampling, AᵀD̃A plus the
     rank-2 part, the d × d solve and the line search."""
+    n = check_int("n", n, lo=1)
     s = sample_size(d, eps0=eps0, delta=delta)
 
     def one_iteration(A, b, w2, x, key):
