@@ -1,6 +1,8 @@
 """mpmath reference implementations: the judge of what is true (pure mpmath; numpy only to convert).
 
-Public surface: exact conversion and the precision policy (:mod:`oracle.precision`),
+Public surface: exact conversion, input validation (``check_mp``, ``check_int``, ``as_float_array``,
+``to_mp``: ValueError naming the argument for NaN, inf, complex/``mpc`` and non-numbers) and the
+precision policy (:mod:`oracle.precision`),
 high-precision linear algebra (:mod:`oracle.linalg`), derivation-independent derivatives
 (:mod:`oracle.derivatives`), and one module per paper.
 """
@@ -14,6 +16,8 @@ from .precision import LADDER as LADDER
 from .precision import Decision as Decision
 from .precision import UndecidableError as UndecidableError
 from .precision import as_float_array as as_float_array
+from .precision import check_int as check_int
+from .precision import check_mp as check_mp
 from .precision import decide_sign as decide_sign
 from .precision import to_float as to_float
 from .precision import to_float_array as to_float_array

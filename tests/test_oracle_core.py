@@ -156,3 +156,38 @@ def test_lstsq_rank_deficient_gives_minimum_norm():
         A = to_mp(np.array([[1.0, 1.0], [1.0, 1.0]]))
         x = linalg.lstsq(A, to_mp(np.array([2.0, 2.0])))
         assert mp.almosteq(x[0], 1) and mp.almosteq(x[1], 1), f"minimum-norm solution is (1, 1), got {x}"
+
+
+def test_ill_conditioned_solve_and_lstsq_are_decided():
+    """Issue 9: solve(diag(1, 1e-60)) said "must be nonsingular" and lstsq(diag(1, 1e-60), 1) returned
+    (1, 0); both are exact now: (1, 1e60) correctly rounded."""
+    A, b = to_mp(np.diag([1.0, 1e-60])), to_mp(np.ones(2))
+    exact = 1 / mp.mpf(1e-60)
+    for name, x in (("solve", linalg.solve(A, b)), ("lstsq", linalg.lstsq(A, b))):
+        assert x[0] == 1 and x[1] == exact, f"{name}(diag(1, 1e-60), 1) = {x.T}, expected (1, {exact})"
+
+
+def test_lstsq_of_wide_and_rank_deficient_matrices_is_the_minimum_norm_solution():
+    """A = [[1, 2, 3], [2, 4, 6]] (rank 1), b = (1, 2): A⁺b = (1, 2, 3)/14 exactly."""
+    x = linalg.lstsq(to_mp(np.array([[1.0, 2, 3], [2, 4, 6]])), to_mp(np.array([1.0, 2])))
+    assert [x[i] for i in range(3)] == [mp.mpf(k) / 14 for k in (1, 2, 3)], f"A⁺b = {x.T}"
+    z = linalg.lstsq(to_mp(np.zeros((2, 2))), to_mp(np.array([1.0, 2])))
+    assert z == mp.matrix(2, 1), f"lstsq(0, b) must be 0, got {z.T}"
+
+
+@pytest.mark.parametrize("ladder", [(400, 800), (16, 32), (16, 17, 18), (1000, 2000)])
+def test_decide_sign_at_any_valid_ladder(ladder):
+    """Issue 9: ladder (400, 800) failed with "math domain error"; every valid ladder decides 1 > 0,
+    −1 < 0 and 0 = 0."""
+    assert decide_sign(lambda: mp.mpf(1), ladder=ladder).sign == 1, f"sign of 1 at {ladder}"
+    assert decide_sign(lambda: mp.mpf(-3), ladder=ladder).sign == -1, f"sign of -3 at {ladder}"
+    assert decide_sign(lambda: (mp.sqrt(2) ** 2 - 2, 2), ladder=ladder).sign == 0, f"sign of √2² − 2 at {ladder}"
+
+
+@given(st.integers(0, 10), st.lists(st.integers(0, 3000), min_size=2, max_size=4, unique=True))
+def test_decide_sign_decides_a_tiny_positive_at_any_ladder(guard, offsets):
+    """10⁻⁸ (scale 1) is positive at every valid ladder whose rungs resolve it (dps − guard > 8)."""
+    low = max(16, guard + 9)
+    ladder = tuple(sorted(low + k for k in offsets))
+    d = decide_sign(lambda: mp.mpf(10) ** -8, ladder=ladder, guard=guard)
+    assert d.sign == 1 and d.digits >= 1, f"decided {d} at ladder {ladder}, guard {guard}"
