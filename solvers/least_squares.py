@@ -216,6 +216,9 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
             raise ValueError(f"sparsity={sparsity!r} must be None or an int >= 1")
         sparsity = int(sparsity)
     eps_ose = check_unit(eps_ose, "eps_ose")
+    if not (1 - eps_ose) ** -2 - 1 > 0:
+        raise ValueError(f"eps_ose={eps_ose!r} must be large enough that (1 - eps_ose)^-2 - 1 > 0 in float64 "
+                         "(the contraction factors of alg.1 and alg.2)")
     c_se = check_positive(c_se, "c_se")
     rank_rtol = check_unit(rank_rtol, "rank_rtol")
     if method not in methods:
@@ -226,8 +229,9 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
             "(1-eps_ose)^-2 - 1 < 1)"
         )
     if max_iterations is not None:
-        if isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral) or max_iterations < 0:
-            raise ValueError(f"max_iterations={max_iterations!r} must be None or an int >= 0")
+        if (isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral)
+                or not 0 <= max_iterations < 2**31):
+            raise ValueError(f"max_iterations={max_iterations!r} must be None or an int in [0, 2**31)")
         max_iterations = int(max_iterations)
     return Options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max_iterations)
 
@@ -240,7 +244,11 @@ def sketch_size(n: int, dim: int, delta: float, *, eps_ose: float = EPS_OSE, c_s
 
     The caller treats ``m ≥ n`` as "use ``S = I_n``".
     """
-    return int(math.ceil(c_se * dim * log_ratio(n, delta) / eps_ose**2))
+    m = c_se * dim * log_ratio(n, delta) / eps_ose**2 if eps_ose**2 > 0 else math.inf
+    if not m < 2.0**62:
+        raise ValueError(f"c_se={c_se!r}, eps_ose={eps_ose!r}: the sketch size c_se·dim·ln(n/δ)/eps_ose² = {m:.3g} "
+                         "must be below 2**62 (it overflows)")
+    return int(math.ceil(m))
 
 
 class Preconditioner(NamedTuple):

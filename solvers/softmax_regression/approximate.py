@@ -202,7 +202,13 @@ def sample_size(d: int, *, eps0: float, delta: float) -> float:
     d = check_int("d", d, lo=1)
     eps0 = check_real("eps0", eps0, lo=0.0, hi=1.0)
     delta = check_real("delta", delta, lo=0.0, hi=1.0)
-    return 3.0 * math.log(2.0 * d / delta) / eps0 ** 2
+    q = 2.0 * d / delta
+    log_q = math.log(q) if q < math.inf else math.log(2.0 * d) - math.log(delta)  # delta subnormal
+    s = 3.0 * log_q / eps0 ** 2 if eps0 ** 2 > 0 else math.inf
+    if not math.isfinite(s):
+        raise ValueError(f"eps0={eps0!r} must be large enough that s = 3 ln(2d/δ)/eps0² is finite in float64 "
+                         f"(it overflows with d={d}, delta={delta!r})")
+    return s
 
 
 def approximate_newton(A, b, w, *, key, eps0: float = 0.01,
