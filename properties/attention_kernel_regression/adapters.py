@@ -41,9 +41,15 @@ def _np2(n):
     return 1 << (n - 1).bit_length()
 
 
-def _bits_check(bits, rebuild, expect):
-    """``bits`` a dict with the keys, shapes and integer dtypes of ``expect``; the oracle's rebuild of
-    the matrix (``rebuild``) refuses out-of-range values with ValueError."""
+def _same_bits(b1, b2):
+    return set(b1) == set(b2) and all(np.array_equal(np.asarray(b1[k]), np.asarray(b2[k])) for k in b1)
+
+
+def _bits_check(fn, args, rebuild, expect):
+    """``fn(*args)`` (its last argument the seed) is the same dict on two calls, with the keys, shapes
+    and integer dtypes of ``expect``; the oracle's rebuild of the matrix (``rebuild``) refuses
+    out-of-range values with ValueError."""
+    bits = fn(*args)
     if not isinstance(bits, dict):
         return _verdict(False, f"returned {type(bits).__name__}, must be a dict")
     for key, (shape, dtype_kind) in expect.items():
@@ -54,8 +60,11 @@ def _bits_check(bits, rebuild, expect):
             return _verdict(False, f"bits[{key!r}].shape={arr.shape}, must be {shape}")
         if dtype_kind == "i" and not np.issubdtype(arr.dtype, np.integer):
             return _verdict(False, f"bits[{key!r}].dtype={arr.dtype} must be an integer dtype")
+    again = fn(*args)
+    if not (isinstance(again, dict) and _same_bits(bits, again)):
+        return _verdict(False, f"seed={args[-1]} gave different bits on two calls (must be deterministic)")
     rebuild(bits)
-    return _verdict(True, "format and oracle rebuild ok")
+    return _verdict(True, "format, determinism and oracle rebuild ok")
 
 
 _BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
@@ -64,20 +73,20 @@ _BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
 @ADAPTERS("srht_bits", signature="srht_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n SRHT: {'n': 0-d int, 'signs': (n_pad,) ±1 ints, 'rows': (m,) ints in "
               "[0, n_pad)}, n_pad = 2^⌈log2 n⌉; S[k,i] = signs[i]·(−1)^{popcount(rows[k]&i)}/√m",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS), seeded="seed")
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS))
 def _srht_bits(inst, fn):
     n, m, seed = inst
-    return _bits_check(fn(n, m, seed), O.srht_matrix,
+    return _bits_check(fn, (n, m, seed), O.srht_matrix,
                        {"n": ((), "i"), "signs": ((_np2(n),), "i"), "rows": ((m,), "i")})
 
 
 @ADAPTERS("tensor_srht_bits", signature="tensor_srht_bits(d1: int, d2: int, m: int, seed: int) -> dict",
           doc="random bits of a TensorSRHT R^{d1}×R^{d2} → R^m: {'d1','d2': 0-d ints, 'signs1': (d1p,), "
               "'signs2': (d2p,) ±1, 'rows1': (m,) in [0,d1p), 'rows2': (m,) in [0,d2p)}",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS), seeded="seed")
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS))
 def _tensor_srht_bits(inst, fn):
     d1, d2, m, seed = inst
-    return _bits_check(fn(d1, d2, m, seed), O.tensor_srht_matrix,
+    return _bits_check(fn, (d1, d2, m, seed), O.tensor_srht_matrix,
                        {"d1": ((), "i"), "d2": ((), "i"), "signs1": ((_np2(d1),), "i"), "signs2": ((_np2(d2),), "i"),
                         "rows1": ((m,), "i"), "rows2": ((m,), "i")})
 
@@ -86,13 +95,11 @@ def _tensor_srht_bits(inst, fn):
           doc="random bits of an m×n OSNAP with column sparsity s: {'m': 0-d int, 'rows': (s, n) ints in [0, m), "
               "'signs': (s, n) ±1}; S[rows[t,j], j] += signs[t,j]/√s; each column's s rows distinct",
           tolerance="exact: deterministic in seed, shapes/ranges as documented, distinct rows per column",
-          strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),
-          seeded="seed")
+          strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),)
 def _osnap_bits(inst, fn):
     n, m, s, seed = inst
-    bits = fn(n, m, s, seed)
-    out = _bits_check(bits, O.osnap_matrix, {"m": ((), "i"), "rows": ((s, n), "i"), "signs": ((s, n), "i")})
-    rows = np.asarray(bits["rows"]) if out.holds else None
+    out = _bits_check(fn, (n, m, s, seed), O.osnap_matrix, {"m": ((), "i"), "rows": ((s, n), "i"), "signs": ((s, n), "i")})
+    rows = np.asarray(fn(n, m, s, seed)["rows"]) if out.holds else None
     if out.holds and any(len(set(rows[:, j].tolist())) != s for j in range(n)):
         return _verdict(False, "a column's s nonzero rows are not distinct (def.osnap)")
     return out
@@ -100,19 +107,19 @@ def _osnap_bits(inst, fn):
 
 @ADAPTERS("countsketch_bits", signature="countsketch_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n CountSketch: {'m': 0-d int, 'rows': (n,) ints in [0, m), 'signs': (n,) ±1}",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS), seeded="seed")
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS))
 def _countsketch_bits(inst, fn):
     n, m, seed = inst
-    return _bits_check(fn(n, m, seed), O.countsketch_matrix, {"m": ((), "i"), "rows": ((n,), "i"), "signs": ((n,), "i")})
+    return _bits_check(fn, (n, m, seed), O.countsketch_matrix, {"m": ((), "i"), "rows": ((n,), "i"), "signs": ((n,), "i")})
 
 
 @ADAPTERS("gaussian_bits", signature="gaussian_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n Gaussian sketch: {'g': (m, n) float64}; S = g/√m",
           tolerance="exact: deterministic in seed, shape (m, n), finite",
-          strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS), seeded="seed")
+          strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS))
 def _gaussian_bits(inst, fn):
     n, m, seed = inst
-    return _bits_check(fn(n, m, seed), O.gaussian_matrix, {"g": ((m, n), "f")})
+    return _bits_check(fn, (n, m, seed), O.gaussian_matrix, {"g": ((m, n), "f")})
 
 
 def _draw_bits(kind, rng, n, m, s=1, d2=None):

@@ -16,7 +16,7 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, eq, le, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
-from .common import PAPER, boost, exact_product, fails_infinitely, kappa_paper, log10_cond, orth, trivially_true
+from .common import PAPER, boost, exact_product, fails_infinitely, fraction, kappa_paper, log10_cond, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
 __all__ = ["claims"]
@@ -156,7 +156,7 @@ def _kappas(A, B):
 
 
 def _frac_mp(F):
-    return mp.matrix([[mp.mpf(q.numerator) / q.denominator for q in row] for row in F])
+    return mp.matrix([[fraction(q) for q in row] for row in F])
 
 
 @claims.check(ID + "factA.4.b8", "for any matrices A, B: κ(A) ≤ κ(AB)·κ(B)",
