@@ -27,7 +27,9 @@ import importlib
 import math
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -262,6 +264,7 @@ _WORKER_IMPL: list = [None]
 
 
 def _worker_init(impl_name: str | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it terminates workers
     _WORKER_IMPL[0] = None if impl_name is None else importlib.import_module(impl_name)
 
 
@@ -330,12 +333,37 @@ def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE
             entries = sorted(done.values(), key=lambda e: order.get(e["id"], math.inf))
             write_atomic(json_path, {"profile": profile, "seed": seed, "claims": entries})
 
-    if jobs == 1 or len(todo) <= 1:
-        for c in todo:
-            finished(run_claim(c, profile=profile, impl=impl, seed=seed).as_dict())
-    else:
-        _run_parallel(todo, profile, seed, min(jobs, len(todo)), impl, finished)
+    with _interrupts() as interrupted:
+        if jobs == 1 or len(todo) <= 1:
+            for c in todo:
+                entry = run_claim(c, profile=profile, impl=impl, seed=seed).as_dict()
+                if interrupted:  # the claim was cut short (Hypothesis may turn the interrupt into an error)
+                    raise KeyboardInterrupt
+                finished(entry)
+        else:
+            _run_parallel(todo, profile, seed, min(jobs, len(todo)), impl, finished)
     return [done[c.id] for c in sorted(selected, key=lambda c: order[c.id])]
+
+
+class _interrupts:
+    """While running claims, a Ctrl-C is remembered (the list is non-empty) before it is raised, so
+    a claim interrupted half-way is never written as if it had finished."""
+
+    def __enter__(self):
+        self.flag: list[bool] = []
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            def on_sigint(signum, frame):
+                self.flag.append(True)
+                raise KeyboardInterrupt
+
+            self.previous = signal.signal(signal.SIGINT, on_sigint)
+        return self.flag
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        return False
 
 
 def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, finished) -> None:

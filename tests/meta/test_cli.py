@@ -1,0 +1,181 @@
+"""The ledger's command line and JSON file (meta-tests of the harness): the path is checked before
+any claim runs, the file is written atomically after every claim, a run resumes from it, and the
+same command gives the same JSON (minus ``seconds``) whatever the seed's profile, the number of
+worker processes, or the claims that ran before."""
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from properties import ledgerfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# fast claims (attention_pruning facts, < 1 s each at ci) whose worst ratios move with the examples drawn
+SMALL = ("--claims", "attention_pruning.factA5.*", "--claims", "attention_pruning.factE*")
+SENSITIVE = "attention_pruning.factE2"
+
+
+def _run(*args, timeout=600):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "properties", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _ledger(path, *args):
+    proc = _run(*args, "--json", str(path))
+    assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}"
+    return proc, json.loads(path.read_text())
+
+
+def _timeless(doc):
+    return [{k: v for k, v in c.items() if k != "seconds"} for c in doc["claims"]]
+
+
+def test_ledger_json_has_one_entry_per_selected_claim(tmp_path):
+    proc, data = _ledger(tmp_path / "ledger.json", *SMALL, "--jobs", "1")
+    ids = [c["id"] for c in data["claims"]]
+    assert len(ids) == len(set(ids)) == 9, f"ids {ids}"
+    assert data["profile"] == "ci" and data["seed"] == 0, "default profile ci, default seed 0"
+    for c in data["claims"]:
+        for key in ("id", "paper", "kind", "verdict", "examples", "worst_ratio", "counterexample",
+                    "counterexample_source"):
+            assert key in c, f"{c['id']}: JSON entry lacks {key}"
+        assert c["verdict"] in ("verified", "falsified", "not-applicable", "inconclusive"), c
+    assert "[1/9]" in proc.stderr, "progress lines go to stderr while the ledger runs"
+    assert "verified" in proc.stdout, "the summary table goes to stdout"
+
+
+def test_unknown_pattern_exits_2_with_one_line():
+    proc = _run("--claims", "no_such_paper.*")
+    assert proc.returncode == 2, f"exit {proc.returncode}"
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no registered claim matches" in lines[0], proc.stderr
+
+
+@pytest.mark.parametrize("where", ["missing_dir", "a_directory"])
+def test_a_bad_json_path_fails_before_any_claim_runs(tmp_path, where):
+    path = tmp_path / "no" / "such" / "dir" / "ledger.json" if where == "missing_dir" else tmp_path
+    t0 = time.monotonic()
+    proc = _run(*SMALL, "--json", str(path))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "json path=" in lines[0], proc.stderr
+    assert "[1/" not in proc.stderr and time.monotonic() - t0 < 60, "no claim may run before the path is checked"
+
+
+def test_resume_needs_json():
+    proc = _run(*SMALL, "--resume")
+    assert proc.returncode == 2 and "--resume needs --json" in proc.stderr, proc.stderr
+
+
+def test_a_failed_write_keeps_the_previous_ledger(tmp_path, monkeypatch):
+    path = tmp_path / "ledger.json"
+    ledgerfile.write_atomic(str(path), {"profile": "ci", "seed": 0, "claims": [{"id": "a", "worst_ratio": 1.0}]})
+    before = path.read_bytes()
+
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        ledgerfile.write_atomic(str(path), {"profile": "ci", "seed": 0, "claims": [{"id": "b"}] * 1000})
+    assert path.read_bytes() == before, "a failed write must not truncate or change the previous ledger"
+    assert os.listdir(tmp_path) == ["ledger.json"], "no temporary file is left behind"
+
+
+def test_non_finite_numbers_are_null_with_a_nonfinite_member():
+    value = ledgerfile.jsonable({"worst_ratio": math.inf, "digits": 40, "outcome": {"ratio": -math.inf},
+                                 "counterexample": [[1.0, math.nan], [2.0, 3.0]]})
+    assert value == {"worst_ratio": None, "digits": 40, "outcome": {"ratio": None, "nonfinite": {"ratio": "-inf"}},
+                     "counterexample": [[1.0, None], [2.0, 3.0]],
+                     "nonfinite": {"worst_ratio": "inf", "counterexample": [{"index": [0, 1], "value": "nan"}]}}
+    json.dumps(value, allow_nan=False)  # strict JSON: no NaN/Infinity tokens, no numeric field as a string
+
+
+def test_interrupted_run_leaves_a_valid_ledger_and_resume_completes_it(tmp_path):
+    full = tmp_path / "full.json"
+    _, expected = _ledger(full, *SMALL, "--jobs", "1")
+    path = tmp_path / "ledger.json"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "properties", *SMALL, "--jobs", "1", "--json", str(path)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)  # Ctrl-C after the first claim was written
+    _, err = proc.communicate(timeout=300)
+    partial = json.loads(path.read_text())  # valid JSON whatever the moment of the interrupt
+    done = [c["id"] for c in partial["claims"]]
+    assert 1 <= len(done) <= 9, done
+    if proc.returncode != 0:  # interrupted before the end (the usual case)
+        assert proc.returncode == 130 and "rerun with --resume" in err, err
+    proc, resumed = _ledger(path, *SMALL, "--jobs", "2", "--resume")
+    assert f"{len(done)} of the 9 selected claims are already there, {9 - len(done)} to run" in proc.stderr
+    assert _timeless(resumed) == _timeless(expected), "resume completes the ledger as one run would"
+    kept = {c["id"]: c for c in partial["claims"]}
+    assert all(c == kept[c["id"]] for c in resumed["claims"] if c["id"] in kept), "finished claims are not rerun"
+
+
+def test_resume_refuses_another_profile_or_seed(tmp_path):
+    path = tmp_path / "ledger.json"
+    _ledger(path, "--claims", "attention_pruning.factF1.*")
+    proc = _run("--claims", "attention_pruning.factF1.*", "--json", str(path), "--resume", "--seed", "5")
+    assert proc.returncode == 2 and "same --profile and --seed" in proc.stderr, proc.stderr
+
+
+def test_seed_makes_every_profile_reproducible(tmp_path):
+    args = ("--claims", SENSITIVE, "--profile", "dev")
+    _, a = _ledger(tmp_path / "a.json", *args, "--seed", "7")
+    _, b = _ledger(tmp_path / "b.json", *args, "--seed", "7")
+    _, c = _ledger(tmp_path / "c.json", *args, "--seed", "8")
+    assert a["seed"] == 7 and _timeless(a) == _timeless(b), "the same seed gives the same ledger under dev"
+    assert _timeless(a) != _timeless(c), "another seed searches other examples"
+
+
+def test_parallel_workers_give_the_serial_ledger(tmp_path):
+    p1, serial = _ledger(tmp_path / "serial.json", *SMALL, "--jobs", "1")
+    p2, parallel = _ledger(tmp_path / "parallel.json", *SMALL, "--jobs", "2")
+    assert _timeless(serial) == _timeless(parallel)
+    assert [c["id"] for c in parallel["claims"]] == [c["id"] for c in serial["claims"]]
+    assert p1.stdout == p2.stdout, "the same summary table"
+    assert p2.stderr.count("] attention_pruning.") == 9, "one progress line per claim as it finishes"
+
+
+def test_a_claims_entry_does_not_depend_on_the_claims_run_before_it(tmp_path):
+    """Hypothesis harvests literals from loaded local modules unless told otherwise
+    (properties.profiles.ignore_local_constants); running other papers' claims first loads
+    other modules, which must not change this claim's examples."""
+    _, alone = _ledger(tmp_path / "alone.json", "--claims", SENSITIVE, "--jobs", "1")
+    _, after = _ledger(tmp_path / "after.json", "--claims", "attention_optimization.fact*", "--claims", SENSITIVE,
+                       "--jobs", "1")
+    entry = [c for c in _timeless(after) if c["id"] == SENSITIVE]
+    assert len(after["claims"]) > 1 and entry == _timeless(alone)
+
+
+def test_hypothesis_draws_no_literals_of_loaded_modules(tmp_path, monkeypatch):
+    """The mechanism behind the test above, in one process: the examples of a seeded search are the
+    same before and after importing a module full of float literals in the strategy's range."""
+    from hypothesis import given, settings
+
+    from properties import profiles
+    from properties.toolkit import strategies
+
+    def examples():
+        seen = []
+        profiles.seeded(settings(profiles.load("ci"))(given(strategies.matrices(3, 3))(
+            lambda A: seen.append(A.tolist()))), 0)()
+        return seen
+
+    before = examples()
+    literals = ", ".join(f"{k / 7:.17g}" for k in range(-60, 61))
+    (tmp_path / "literal_floats.py").write_text(f"VALUES = [{literals}]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    __import__("literal_floats")
+    assert examples() == before
+

@@ -1,1 +1,0 @@
-"""Toy implementations for meta-tests of the validator (planted bugs; never used elsewhere)."""
