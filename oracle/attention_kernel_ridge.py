@@ -35,6 +35,7 @@ __all__ = [
     "statistical_dimension",
     "taylor_degree",
     "taylor_kernel",
+    "taylor_remainder",
     "taylor_tail",
     "tensor_gram",
     "tensor_sketch",
@@ -118,6 +119,26 @@ def taylor_kernel(X, q: int):
     G = _gram(_data(X))
     return mp.matrix([[mp.fsum(G[i, j] ** l / mp.factorial(l) for l in range(q + 1)) for j in range(G.cols)]
                       for i in range(G.rows)])
+
+
+def taylor_remainder(X, q: int):
+    """``K − Q_q = Σ_{l>q} (XᵀX)^{∘l}/l!`` summed as its own series (no cancellation against K):
+    entry g gives ``Σ_{l>q} g^l/l!``, summed until the terms fall below the working precision."""
+    q = _int(q, "q", 0, MAX_DEGREE)
+    G = _gram(_data(X))
+    eps = mp.mpf(10) ** (-(mp.dps + 5))
+
+    def tail(g):
+        term = g ** (q + 1) / mp.factorial(q + 1)
+        total, l = mp.mpf(0), q + 1
+        while True:
+            total += term
+            l += 1
+            term = term * g / l
+            if l > abs(g) + 1 and abs(term) <= eps * abs(total):
+                return total
+
+    return mp.matrix([[tail(G[i, j]) if G[i, j] != 0 else mp.mpf(0) for j in range(G.cols)] for i in range(G.rows)])
 
 
 def taylor_tail(r, n: int, q: int):

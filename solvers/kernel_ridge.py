@@ -339,7 +339,7 @@ def estimate_statistical_dimension(X, lam: float, *, key, eps: float = 0.5, c_w:
     q = taylor_degree(r, X.shape[1], eps * lam / 2)
     s, est = float(start), float(start)
     for attempt in range(20):
-        rows = feature_rows(s, q, eps, c_w=c_w)
+        rows = tuple(sk.next_pow2(m) for m in feature_rows(s, q, eps, c_w=c_w))
         if sum(rows) > max_rows:
             break
         W = attention_features(X, feature_bits(jax.random.fold_in(sk.as_key(key), attempt), X.shape[0], rows)).W
@@ -363,8 +363,8 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     :func:`richardson_cap` with ``tr K ≥ ‖K‖``); ``block`` rows of K per pass.
 
     **Returns:** :class:`RidgeResult`.  Steps: q = the smallest degree with ``n·Σ_{l>q} r^{2l}/l! ≤
-    ε₀λ/2``; ``W = W_g(X)`` with ``m_l = ⌈c_w s_λ l²/ε₀²⌉``; preconditioner ``P = (WᵀW + λI)^{-1}`` by
-    Woodbury through one m×m Cholesky (or the n×n one when m ≥ n, the smaller system);
+    ε₀λ/2``; ``W = W_g(X)`` with ``m_l = ⌈c_w s_λ l²/ε₀²⌉`` (rounded up to a power of two);
+    preconditioner ``P = (WᵀW + λI)^{-1}`` by Woodbury through one m×m Cholesky (or the n×n one when m ≥ n, the smaller system);
     ``x_{t+1} = x_t + P(y − (K+λI)x_t)`` until the residual rule holds (``Status.CONVERGED``),
     ``max_iter`` (``MAX_ITERATIONS``) or a non-finite residual (``NONFINITE``).
     Under the sandwich ``(1±ε₀)(K+λI)`` the residual contracts by ``ε₀/(1−ε₀)`` per step in the
@@ -384,7 +384,8 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     if rows is None:
         if s_lambda is None:
             s_lambda = estimate_statistical_dimension(X, lam, key=k_pilot)
-        rows = feature_rows(max(float(s_lambda), 1e-3), q, eps0, c_w=c_w)
+        # rounded up to powers of two: the FWHT pads to m' anyway, and few shapes compile
+        rows = tuple(sk.next_pow2(m) for m in feature_rows(max(float(s_lambda), 1e-3), q, eps0, c_w=c_w))
     else:
         rows = tuple(_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
         q = len(rows)
@@ -444,37 +445,41 @@ def _gd_loop(W, SR, phi, b, y, eps, max_iter):
     return lax.while_loop(cond, body, (z0, z0, jnp.asarray(0), residual(z0)))
 
 
-def preconditioned_gd(X, y, *, rows, s: int, eps: float, key, max_iter: int = 100) -> Alg7Result:
+def preconditioned_gd(X, y, *, feature_bits, s_bits=None, eps: float, max_iter: int = 100) -> Alg7Result:
     """Algorithm 7 (PreconditionedGradientDescent) **exactly as stated** (spec alg.7).
 
-    **Arguments:** ``X`` (d, n); ``y`` (n,); ``rows`` per degree of ``W = W_g(X)`` (so q = len(rows),
-    m = 1 + Σ rows); ``s`` SRHT rows (``s ≥ n`` uses ``S = I_n``, spec §3); the loop threshold
-    ``eps`` (absolute, as stated); ``key``; ``max_iter``.
+    **Arguments:** ``X`` (d, n); ``y`` (n,); ``feature_bits`` the bits of ``W = W_g(X)``
+    (:func:`feature_bits`; q = len, m = 1 + Σ rows); ``s_bits`` the SRHT ``S ∈ R^{s×n}``
+    (:func:`solvers.sketches.srht_bits`), or None for ``S = I_n`` (spec §3: a sketch of ≥ n rows is
+    the identity); the loop threshold ``eps`` (absolute, as stated); ``max_iter``.
 
     **Returns:** :class:`Alg7Result`.  ``S Wᵀ = UΣVᵀ`` (thin SVD), ``R = UΣ^{-2}``, ``z₀ = 0``; while
     ``‖WᵀWSᵀRz_t − y‖ ≥ ε``: ``z_{t+1} = z_t − Φᵀ(Φz_t − RᵀSy)``, ``Φ = RᵀSWᵀWSᵀR``; return
     ``x̂ = SᵀRz_t``.  A non-finite residual (the loop diverged) stops with ``Status.NONFINITE`` and the
-    last finite iterate.
+    last finite iterate.  A numerically rank-deficient ``SWᵀ`` (Σ^{-2} undefined) raises ``ValueError``.
     """
     X = _data(X)
     d, n = X.shape
     y = _vector(y, n)
     eps = _positive(eps, "eps")
-    s = _int(s, "s", 1)
     max_iter = _int(max_iter, "max_iter", 1, 100_000)
-    k_w, k_s = jax.random.split(sk.as_key(key))
-    feats = attention_features(X, feature_bits(k_w, d, rows))
+    feats = attention_features(X, feature_bits)
     W = feats.W
     m = W.shape[0]
-    if s >= n:
-        SWt, Sy, transpose = W.T, y, (lambda U: U)
-        ops_s = 0
+    if s_bits is None:
+        SWt, Sy, transpose, s, ops_s = W.T, y, (lambda U: U), n, 0
     else:
-        bits = sk.srht_bits(k_s, n, s)
-        SWt, Sy = sk.srht_apply(bits, W.T), sk.srht_apply(bits, y)
-        transpose = partial(_srht_transpose, bits, n=n)
-        ops_s = _fwht_ops(n, m + 1)
+        if not isinstance(s_bits, dict) or int(np.asarray(s_bits.get("n", -1))) != n:
+            raise ValueError(f"s_bits must be SRHT bits with input dimension n = {n} (from srht_bits(key, n, s))")
+        SWt, Sy = sk.srht_apply(s_bits, W.T), sk.srht_apply(s_bits, y)
+        transpose = partial(_srht_transpose, s_bits, n=n)
+        s, ops_s = int(np.asarray(s_bits["rows"]).shape[0]), _fwht_ops(n, m + 1)
+    if s < m:
+        raise ValueError(f"s={s} sketch rows must be >= m={m} rows of W (S Wᵀ must have full column rank)")
     U, sigma, _ = jnp.linalg.svd(SWt, full_matrices=False)
+    if not float(sigma[-1]) > max(s, m) * 2.0**-52 * float(sigma[0]):
+        raise ValueError(f"S Wᵀ is numerically rank-deficient (σ_min/σ_max = {float(sigma[-1] / sigma[0]):.3g}): "
+                         "Algorithm 7's R = UΣ^{-2} is undefined (spec alg.7 defect (v))")
     R = U / sigma[None, :] ** 2
     SR = transpose(R)                                   # Sᵀ R, n × m
     WSR = W @ SR
@@ -486,5 +491,5 @@ def preconditioned_gd(X, y, *, rows, s: int, eps: float, key, max_iter: int = 10
         status, z = Status.NONFINITE, z_prev
     else:
         status = Status.CONVERGED if res < eps else Status.MAX_ITERATIONS
-    ops = feats.ops + ops_s + min(s, n) * m * m + 2 * n * m * m + t * (2 * m * m + 4 * n * m)
+    ops = feats.ops + ops_s + s * m * m + 2 * n * m * m + t * (2 * m * m + 4 * n * m)
     return Alg7Result(SR @ z, status, t, res, phi, sigma, ops)

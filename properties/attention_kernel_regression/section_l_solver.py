@@ -1,0 +1,350 @@
+"""Claims of Section L.1 of paper 004: Algorithm 7 (PreconditionedGradientDescent), Theorem L.3
+(= Theorem 1.6), the sub-claims of its proof, and the ridge repair Algorithm 7R (alg7R.conv).
+
+Spec: ``attention_kernel_regression.md`` (``alg.7``, ``alg.7R``, ``thmL.3``, ``thm1.6``, "Sub-claims of
+Theorem L.3").  Every identity of the proof is judged in mpmath from the drawn float64 factors; the
+theorem itself is judged on the implementation's Algorithm 7 output (seeded trials, spec T1), with
+the kernel and the residual computed by the oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import attention_kernel_ridge as R
+from oracle import linalg, to_mp
+
+from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
+from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
+
+__all__ = ["claims"]
+
+claims = ClaimSet("attention_kernel_regression")
+
+
+# ============================================================================ the SVD objects of Algorithm 7
+
+
+def _svd_parts(W, S):
+    """``SWᵀ = UΣVᵀ`` (thin), ``R = UΣ^{-2}`` and ``Φ = RᵀSWᵀWSᵀR`` in mpmath, as alg.7 states."""
+    M = S * W.T
+    U, sig, Vt = mp.svd_r(M, full_matrices=False)
+    s = [sig[i] for i in range(len(sig))]
+    require(min(s) > 0, "S Wᵀ must have full column rank (alg.7 divides by Σ)")
+    Rm = U * mp.diag([1 / v**2 for v in s])
+    phi = Rm.T * S * W.T * W * S.T * Rm
+    return U, s, Vt, Rm, phi
+
+
+def _w_and_s():
+    """``W ∈ R^{m×n}`` (full row rank) and ``S ∈ R^{s×n}`` with m ≤ s, n > m (the regime m < n)."""
+    return dims(1, 3).flatmap(lambda m: dims(m + 1, 6).flatmap(lambda n: dims(m, n).flatmap(
+        lambda s: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=4.0).map(lambda a: a.T.copy()),
+                            matrices(s, n, max_abs=2.0)))))
+
+
+def _phi_sides(W, S):
+    U, s, Vt, Rm, phi = _svd_parts(W, S)
+    inv = mp.diag([1 / v for v in s])
+    lhs = linalg.stack(Rm.T * S * W.T, W * S.T * Rm, phi)
+    rhs = linalg.stack(inv * Vt, Vt.T * inv, inv * inv)
+    return lhs, rhs
+
+
+claims.identity(
+    "attention_kernel_regression.thmL.3.phi",
+    "with SWᵀ = UΣVᵀ (thin SVD, full column rank) and R = UΣ^{-2}: RᵀSWᵀ = Σ^{-1}Vᵀ, WSᵀR = VΣ^{-1}, "
+    "Φ = RᵀSWᵀWSᵀR = Σ^{-2}",
+    hypotheses="W ∈ R^{m×n}, S ∈ R^{s×n}, m ≤ s, m < n, SWᵀ of full column rank (drawn; rank checked exactly)",
+    instances=_w_and_s, sides=_phi_sides, max_examples=25,
+    notes="Spec: HOLDS (exact). Consequence: alg.7's gradient-descent matrix is Σ^{-2}, whose eigenvalues "
+          "σ_i(SWᵀ)^{-2} are not confined to Lemma D.3's window [3/4, 5/4] (thmL.3.gd).")
+
+
+def _eq80_sides(W, S):
+    U, _, _, Rm, _ = _svd_parts(W, S)
+    return S * W.T * W * S.T * Rm, U
+
+
+claims.identity(
+    "attention_kernel_regression.thmL.3.eq80",
+    "SWᵀWSᵀR = U (orthonormal columns), so ‖SWᵀWSᵀRx‖ = ‖x‖",
+    hypotheses="as thmL.3.phi", instances=_w_and_s, sides=_eq80_sides, max_examples=25,
+    notes="Spec: HOLDS (verified).")
+
+
+def _near_isometries():
+    """``W ∈ R^{m×n}`` and an S ∈ R^{s×n} (s ≥ n) that is [I_n; 0] plus a perturbation of norm ≤ 0.3."""
+    def build(parts):
+        W, E, s = parts
+        n = W.shape[1]
+        S = np.zeros((s, n))
+        S[:n] = np.eye(n)
+        nrm = np.linalg.norm(E, 2)
+        return W, S + (0.3 * E / nrm if nrm > 0 else 0.0)
+
+    return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(lambda n: dims(n, n + 2).flatmap(
+        lambda s: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=6.0).map(lambda a: a.T.copy()),
+                            matrices(s, n, max_abs=1.0), st.just(s)).map(build))))
+
+
+def _distortion_on_rows(S, W):
+    """max_i |σ_i(SQ) − 1| for Q an orthonormal basis of range(Wᵀ) (the SE accuracy ε₀ of S there)."""
+    Q, _ = mp.qr(W.T)
+    Q = Q[:, : W.rows]
+    sv = linalg.singular_values(S * Q)
+    return max(sv[0] - 1, 1 - sv[-1])
+
+
+def _eq78_sides(W, S):
+    eps0 = _distortion_on_rows(S, W)
+    require(eps0 <= mp.mpf(1) / 3, "S must be an ε₀-subspace embedding for range(Wᵀ) with ε₀ ≤ 1/3")
+    _, _, _, Rm, _ = _svd_parts(W, S)
+    return linalg.cond(Rm.T * S * W.T), 2 * linalg.cond(W.T)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.eq78",
+    "κ(RᵀSWᵀ) ≤ 2κ(W) when S is an ε₀-SE for range(Wᵀ), ε₀ ≤ 1/3",
+    hypotheses="W ∈ R^{m×n} (κ up to 1e6), S ∈ R^{s×n} = [I; 0] + E with ‖E‖ ≤ 0.3; the SE accuracy ε₀ of S on "
+               "range(Wᵀ) is measured exactly and must be ≤ 1/3 (else the instance is rejected)",
+    instances=_near_isometries, sides=_eq78_sides, max_examples=25,
+    notes="Spec: HOLDS (derived: κ(RᵀSWᵀ) = κ(Σ) = κ(SWᵀ) ≤ ((1+ε₀)/(1−ε₀))κ(W) ≤ 2κ(W)).")
+
+
+def _eq86_instances():
+    return _w_and_s().flatmap(lambda WS: st.tuples(st.just(WS[0]), st.just(WS[1]), vectors(WS[0].shape[1], max_abs=2.0)))
+
+
+def _eq86_sides(W, S, v):
+    _, _, _, Rm, _ = _svd_parts(W, S)
+    RS = Rm.T * S
+    return linalg.sigma_min(RS) * linalg.norm2(v), linalg.norm2(RS * v)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.eq86",
+    "‖RᵀSv‖ ≥ σ_min(RᵀS)‖v‖ for v ∈ Rⁿ",
+    hypotheses="as thmL.3.phi; σ_min in the SV convention σ_{min(m,n)} (under the paper's min_{‖x‖=1} the right "
+               "side is 0 for the wide RᵀS and the step proves nothing); any v ∈ Rⁿ",
+    instances=_eq86_instances, sides=_eq86_sides, expected="falsified", max_examples=25,
+    notes="Spec: FAILS for the wide m×n matrix RᵀS (m < n): any v with a component in its null space. The proof "
+          "of Theorem L.3 uses this step to pass from Rᵀ S-space to Rⁿ.")
+
+
+def _gd_instances():
+    return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(
+        lambda n: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=3.0).map(lambda a: a.T.copy()),
+                            vectors(n, max_abs=2.0))))
+
+
+_GD_STEPS = 8
+
+
+def _gd_sides(W, y):
+    n = W.cols
+    require(linalg.norm2(y) > 0, "y must be nonzero")
+    S = mp.eye(n)  # s ≥ n: S = I_n (spec §3)
+    _, _, _, Rm, phi = _svd_parts(W, S)
+    b = Rm.T * S * y
+    require(linalg.norm2(b) > 0, "RᵀSy must be nonzero (else z₀ = 0 is already optimal)")
+    z = mp.matrix(phi.rows, 1)
+    for _ in range(_GD_STEPS):
+        z = z - phi.T * (phi * z - b)
+    return linalg.norm2(phi * z - b), mp.mpf("0.9") ** _GD_STEPS * linalg.norm2(b)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.gd",
+    "Algorithm 7's loop z_{t+1} = z_t − Φᵀ(Φz_t − RᵀSy) converges as Lemma D.3 says: "
+    "‖Φz_t − RᵀSy‖ ≤ c^t‖RᵀSy‖ with c ≤ 0.9",
+    hypotheses=f"W ∈ R^{{m×n}} generic (κ ≤ 1e3), S = I_n (s ≥ n), y ∈ Rⁿ; t = {_GD_STEPS} steps from z₀ = 0, "
+               "c = 0.9 (the largest rate Lemma D.3 allows)",
+    instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25,
+    notes="Spec: FAILS. Φ = Σ^{-2} (thmL.3.phi) has eigenvalues σ_i(SWᵀ)^{-2}: unit-step GD diverges when some "
+          "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.")
+
+
+# ============================================================================ the ∀x, y step
+
+
+def _allxy_instances():
+    return dims(1, 2).flatmap(lambda d: dims(2, 5).flatmap(lambda n: st.tuples(
+        matrices(d, n, max_abs=0.7), vectors(n, max_abs=2.0), vectors(n, max_abs=2.0), scalars(0.0, 6.0),
+        st.integers(0, 2**16))))
+
+
+_ALLXY_ROWS = (2, 4, 4)
+_ALLXY_EPS = mp.mpf("0.5")
+
+
+def _allxy_check(inst, impl):
+    X, x, y0, k, seed = inst
+    bits = impl.attention_feature_bits(X.shape[0], _ALLXY_ROWS, seed)
+    Xm, xm, ym = to_mp(X), to_mp(x), to_mp(y0)
+    with mp.workdps(mp.dps + 10):
+        W = R.kernel_features(Xm, bits)
+
+    def sides():
+        K = R.attention_kernel(Xm)
+        y = K * xm + mp.mpf(10) ** (-mp.mpf(k)) * ym
+        return linalg.norm2(W.T * W * xm - y), (1 + _ALLXY_EPS) * linalg.norm2(K * xm - y)
+
+    return le(sides)
+
+
+claims.check(
+    "attention_kernel_regression.thmL.3.allxy",
+    "∀x, y: ‖WᵀWx − y‖ ≤ (1+ε̂)‖Kx − y‖ for W = W_g(X)",
+    hypotheses=f"X ∈ R^{{d×n}} (d ≤ 2, n ≤ 5), W = W_g(X) of the implementation's bits (rows per degree "
+               f"{_ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for every y; near Kx "
+               "the right side is small)",
+    instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25,
+    notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). The proof of Theorem L.3 uses it to pass "
+          "the sketch's residual to the kernel's.")(_allxy_check)
+
+
+# ============================================================================ Theorem L.3 / 1.6: Algorithm 7
+
+
+_L3_N, _L3_D, _L3_EPS, _L3_DELTA = 64, 8, 0.1, 0.1
+
+
+def _l3_instance(seed: int, *, rows_convention: bool):
+    rng = np.random.default_rng(40_000 + seed + (1000 if rows_convention else 0))
+    X = rng.standard_normal((_L3_D, _L3_N))
+    X = X / np.linalg.norm(X, axis=0) * rng.uniform(0.5, 1.0, _L3_N)
+    return X, rng.standard_normal(_L3_N)
+
+
+def _paper_degree(X, eps):
+    """q of alg.Wg's paper form: the smallest q with n·Σ_{l>q} r^{2l}/l! ≤ (ε/2)·max(1, e^{r²})."""
+    r = float(np.max(np.linalg.norm(X, axis=0)))
+    with mp.workdps(30):
+        return R.taylor_degree(r, X.shape[1], mp.mpf(eps) / 2 * max(1, mp.exp(r * r)))
+
+
+def _alg7_trial(seed, impl, *, rows_convention):
+    X, y = _l3_instance(seed, rows_convention=rows_convention)
+    q = _paper_degree(X, _L3_EPS)
+    # m = 1 + Σ 2l < n: the regime of a polylog m for large n (T samples the d = 8 Hadamard rows with
+    # replacement; fewer rows than that keep the blocks of W of full rank in most trials)
+    rows = tuple(2 * l for l in range(1, q + 1))
+    m = 1 + sum(rows)
+    s = min(2 * m, _L3_N - 1)
+    fbits = impl.attention_feature_bits(_L3_D, rows, seed)
+    sbits = impl.srht_bits(_L3_N, s, seed + 7)
+    # Theorem 1.6's A ∈ R^{n×d} is Xᵀ: exp(AAᵀ) = exp(XᵀX), the same kernel; the implementation takes X = Aᵀ
+    try:
+        x = np.asarray(impl.preconditioned_gd(X, y, fbits, sbits, _L3_EPS, 100), dtype=np.float64)
+    except ValueError as exc:  # alg.7 defect (v): SWᵀ rank-deficient, R = UΣ^{-2} undefined
+        return Outcome(False, float("inf"), float("inf"), _L3_EPS, None, f"Algorithm 7 gave no output: {exc}")
+    Xm, ym, xm = to_mp(X), to_mp(y), to_mp(x)
+
+    def sides():
+        K = R.attention_kernel(Xm)
+        return linalg.norm2(K * xm - ym), mp.mpf(_L3_EPS) * linalg.norm2(ym)
+
+    out = le(sides)
+    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits,
+                   f"n={_L3_N}, d={_L3_D}, q={q}, m={m} < n, s={s}; ‖Kx̂ − y‖/‖y‖ = {out.measured / out.bound * _L3_EPS:.4g}")
+
+
+_L3_NOTES = ("Spec: FAILS (three defects: Φ = Σ^{-2} makes the loop diverge or stall; x̂ ∈ range(SᵀR) has dimension "
+             "m, so ‖Kx̂ − y‖ ≤ ε‖y‖ is impossible for generic y when m < n; the proof's ∀x,y step is false). "
+             "The stated m = O(ε^{-2}β log²(nd/(εδ)) log(n/δ)) is polylogarithmic in n, so m < n for large n whatever "
+             "its constant; the trials witness that regime at n = 64 with m = 1 + Σ_l 2l. Repair: alg7R.conv.")
+
+
+@claims.trial(
+    "attention_kernel_regression.thmL.3",
+    "For the attention kernel G of X ∈ R^{d×n} with all ‖x_i‖ ≤ 1, Algorithm 7 computes, with probability ≥ 1 − δ, "
+    "x̂ with ‖Gx̂ − y‖ ≤ ε‖y‖, using m = O(ε^{-2}β log²(nd/(εδ)) log(n/δ)) rows, β ≥ srank(G)",
+    delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
+    hypotheses=f"n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian, ε = {_L3_EPS}, δ = {_L3_DELTA}; W = W_g(X) with "
+               "the paper's degree rule and m < n rows, SRHT S with s = min(2m, n − 1) rows; ‖Gx̂ − y‖ by the oracle",
+    expected="falsified", notes=_L3_NOTES)
+def thmL_3(seed, impl):
+    return _alg7_trial(seed, impl, rows_convention=False)
+
+
+@claims.trial(
+    "attention_kernel_regression.thm1.6",
+    "Given A ∈ R^{n×d}, b ∈ Rⁿ, an algorithm finds x' with ‖exp(AAᵀ)x' − b‖ ≤ ε_final‖b‖ using "
+    "m = O(ε^{-2}β log³(κnd/(ε_final δ_final))) rows, β ≥ srank(exp(AAᵀ)), in time O(mn + ε^{-2}nd + m^ω)",
+    delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
+    hypotheses=f"as thmL.3 with the row convention A = Xᵀ ∈ R^{{n×d}}, ε_final = {_L3_EPS}, δ_final = {_L3_DELTA}",
+    expected="falsified", notes=_L3_NOTES)
+def thm1_6(seed, impl):
+    return _alg7_trial(seed, impl, rows_convention=True)
+
+
+_L3T_SIZES = (256, 512, 1024, 2048)
+
+claims.running_time(
+    "attention_kernel_regression.thmL.3.time",
+    "Algorithm 7 runs in time O(mn + ε^{-2}nd + m^ω)",
+    uses=("preconditioned_gd_ops",), sizes=_L3T_SIZES,
+    count=lambda impl, n: impl.preconditioned_gd_ops(2, n, (4, 8), 64, 5, 0),
+    claimed=lambda n: 13 * n + 100 * 2 * n + 13**2.373,
+    hypotheses="operation counts reported by the implementation (features, SRHT of Wᵀ, SVD, loop) over n ∈ "
+               f"{_L3T_SIZES} at fixed m = 13 rows (degrees 1–2), s = 64, d = 2, ≤ 5 iterations",
+    notes="Spec: AMBIGUOUS (inconsistent with the proof's own total; rests on the invalid m). Judged on its "
+          "n-dependence at fixed m: linear up to the log n of the SRHT.")
+
+
+# ============================================================================ alg.7R (the ridge repair)
+
+
+_R7_ROWS = (16, 32, 64, 64)
+_R7_STEPS = 8
+
+
+def _r7_instances():
+    return dims(1, 3).flatmap(lambda d: dims(2, 6).flatmap(lambda n: st.tuples(
+        matrices(d, n, max_abs=0.6), vectors(n, max_abs=2.0), scalars(0.05, 1.0), st.integers(0, 2**16))))
+
+
+def _r7_check(inst, impl):
+    X, y, rho, seed = inst
+    bits = impl.attention_feature_bits(X.shape[0], _R7_ROWS, seed)
+    Xm, ym = to_mp(X), to_mp(y)
+    n = X.shape[1]
+    lam = mp.mpf(rho) * n
+    require(linalg.norm2(ym) > 0, "y must be nonzero")
+    with mp.workdps(mp.dps + 10):
+        W = R.kernel_features(Xm, bits)
+        K = R.attention_kernel(Xm)
+        eps0 = R.ridge_distortion(W, K, lam)
+    require(eps0 < mp.mpf(1) / 2, "the features must meet the ridge sandwich with ε₀ < 1/2")
+
+    def sides():
+        Kk = R.attention_kernel(Xm)
+        c = eps0 / (1 - eps0)
+        lead = mp.sqrt((1 + eps0) / (1 - eps0) * (linalg.spectral_norm(Kk) + lam) / lam)
+        hist = R.richardson_residuals(Kk, W, ym, lam, _R7_STEPS)
+        r0, p0 = hist[0]
+        pairs = []
+        for t, (r, p) in enumerate(hist[1:], start=1):
+            pairs += [(p, c**t * p0), (r, lead * c**t * r0)]
+        return worst_pair(*pairs)
+
+    out = le(sides)
+    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits,
+                   f"n={n}, λ={mp.nstr(lam, 4)}, measured sandwich ε₀={mp.nstr(eps0, 4)}; t ≤ {_R7_STEPS}")
+
+
+claims.check(
+    "attention_kernel_regression.alg7R.conv",
+    "Under the ridge sandwich (1−ε₀)(K+λI) ⪯ WᵀW + λI ⪯ (1+ε₀)(K+λI), ε₀ < 1/2, Algorithm 7R's residuals "
+    "r_t = y − (K+λI)x_t obey ‖P^{1/2}r_t‖ ≤ (ε₀/(1−ε₀))^t‖P^{1/2}y‖ and "
+    "‖r_t‖ ≤ √(((1+ε₀)/(1−ε₀))(‖K‖+λ)/λ)·(ε₀/(1−ε₀))^t‖y‖, P = (WᵀW + λI)^{-1}",
+    hypotheses=f"X ∈ R^{{d×n}} (d ≤ 3, n ≤ 6, entries ≤ 0.6), y ∈ Rⁿ, λ = ρn with ρ ∈ [0.05, 1]; W = W_g(X) of the "
+               f"implementation's bits, rows per degree {_R7_ROWS}; ε₀ := the exact sandwich accuracy of W (must be "
+               f"< 1/2, else rejected); the iteration is run exactly for t ≤ {_R7_STEPS}",
+    instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25,
+    notes="Spec: HOLDS (derived). The implementation's Algorithm 7R itself is judged by the kernel_ridge_solve "
+          "adapter (its residual rule against the oracle's kernel).")(_r7_check)
+
