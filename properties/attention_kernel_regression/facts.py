@@ -19,7 +19,7 @@ from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, 
 from .common import PAPER, boost, exact_product, fails_infinitely, fraction, kappa_paper, log10_cond, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
-__all__ = ["claims"]
+__all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b3", "factA_4_b6", "factA_4_b7", "factA_4_b8", "factA_4_b9"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."

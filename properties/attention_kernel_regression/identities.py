@@ -15,7 +15,7 @@ from ..toolkit.strategies import dims, matrices, scalars, vectors
 from .common import PAPER, boost, log10_cond, trivially_true
 from .strategies import points, tall
 
-__all__ = ["claims"]
+__all__ = ["claims", "id_statdim"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."

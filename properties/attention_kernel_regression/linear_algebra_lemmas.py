@@ -15,7 +15,7 @@ from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, 
 from .common import PAPER, boost, log10_cond, orth, trivially_true, unit, with_note
 from .strategies import tall
 
-__all__ = ["claims"]
+__all__ = ["claims", "lemD_2", "lemD_5"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."

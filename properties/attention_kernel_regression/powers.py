@@ -27,7 +27,7 @@ from .costs import algorithm_time, with_time
 from .regression import psd_trial
 from .strategies import chain_instances
 
-__all__ = ["claims"]
+__all__ = ["claims", "lemJ_1_p5", "thm1_4", "thm1_5", "thmK_1"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."

@@ -24,7 +24,7 @@ from .common import PAPER, fraction, log10_cond, odd_residual_and_opt, power_res
 from .costs import algorithm_time, with_time
 from .strategies import reg_instance
 
-__all__ = ["claims", "psd_trial"]
+__all__ = ["claims", "lemF_1", "lemG_1", "lemH_1", "lemI_1", "psd_trial"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."

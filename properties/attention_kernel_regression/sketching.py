@@ -14,7 +14,7 @@ from .common import PAPER, with_note
 from .costs import SE_DELTA, SE_EPS, osnap_sparsity, sketch_time, with_time
 from .strategies import se_instance, se_rows
 
-__all__ = ["claims"]
+__all__ = ["claims", "lemC_5_osnap", "lemC_5_srht"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."
