@@ -1,0 +1,177 @@
+"""Adapter functions of paper 001 for the validator (``python -m properties validate MODULE``).
+
+u = 2⁻⁵³ (float64 unit roundoff), N = n + d, |A| the entrywise absolute value, a = |A||x| (so a_i
+bounds |(Ax)_i| and its rounding error is ≤ d·u·a_i), m = max_i a_i.  The exact side is the
+oracle's, from the float64 inputs (held exactly); derivatives by numerical differentiation.  Each
+tolerance is c·u times the magnitude of the terms the quantity is computed from (a backward-error
+argument), so it neither excuses a wrong formula (errors are then O(1) relative) nor condemns a
+correct float64 evaluation.  c = 32·N leaves room for any summation order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from mpmath import mp
+
+from oracle import linalg, to_float_array, to_mp
+from oracle import softmax_regression as S
+from oracle.linalg import diag, dot, hadamard
+
+from ..contract import AdapterSet, U, output, within
+from ..toolkit import require, to_oracle
+from ..toolkit.strategies import conditioned_matrices, dims, scalars
+from .newton import NewtonProblem
+from .strategies import newton_instances, problems, solve_instances
+
+__all__ = ["ADAPTERS"]
+
+ADAPTERS = AdapterSet()
+
+
+def _magnitudes(A, b, w, x):
+    """(|A|, a = |A||x|, m, c = f − b, r = f∘c − ⟨c,f⟩f + w²∘Ax) for the tolerance rules."""
+    absA = mp.matrix([[abs(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+    a = absA * mp.matrix([abs(v) for v in x])
+    f = S.f(A, x)
+    c = f - b
+    r = hadamard(f, c) - f * dot(c, f) + hadamard(hadamard(w, w), A * x)
+    return absA, a, max(a), f, c, r
+
+
+def _gradient_tolerance(A, b, w, x):
+    """τ_g = 32N·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i| (the softmax_gradient rule)."""
+    absA, a, m, f, _, r = _magnitudes(A, b, w, x)
+    t = mp.matrix([4 * (1 + m) * f[i] + w[i] ** 2 * a[i] + abs(r[i]) for i in range(A.rows)])
+    return 32 * (A.rows + A.cols) * U * linalg.norm2(absA.T * t)
+
+
+def _problems():
+    return problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0)
+
+
+@ADAPTERS("softmax_loss", signature="softmax_loss(A: (n, d), b: (n,), w: (n,), x: (d,)) -> float",
+          doc="L(x) = ½‖softmax(Ax) − b‖₂² + ½‖diag(w)Ax‖₂² (spec def.L)",
+          tolerance="|L̂ − L| ≤ 32(n+d)·u·(½Σ w_i² a_i² + (1 + m)(‖c‖₂ + 1)); the first term bounds the "
+                    "rounding of L_reg, the second that of f (exp amplifies the absolute error d·u·a_i of "
+                    "(Ax)_i into a relative one) propagated through ½‖c‖²",
+          strategy=_problems)
+def _softmax_loss(inst, fn):
+    A, b, w, x = inst
+    got = float(output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_loss", shape=()))
+    with mp.workdps(50):
+        Am, bm, wm, xm = to_oracle(inst)
+        _, a, m, _, c, _ = _magnitudes(Am, bm, wm, xm)
+        true = S.L(Am, bm, wm, xm)
+        tol = 32 * sum(A.shape) * U * (mp.fsum(wm[i] ** 2 * a[i] ** 2 for i in range(a.rows)) / 2
+                                       + (1 + m) * (linalg.norm2(c) + 1))
+        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+
+
+@ADAPTERS("softmax_gradient", signature="softmax_gradient(A: (n, d), b: (n,), w: (n,), x: (d,)) -> (d,) array",
+          doc="∇L(x), judged against numerical differentiation of L (not the closed form)",
+          tolerance="‖ĝ − ∇L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i|, r = f∘c − ⟨c,f⟩f + "
+                    "w²∘Ax (∇L = Aᵀr): rounding of r's terms (f's relative error (1 + m)·u), then of Aᵀr",
+          strategy=_problems)
+def _softmax_gradient(inst, fn):
+    A, b, w, x = inst
+    got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_gradient", shape=(A.shape[1],))
+    with mp.workdps(50):
+        Am, bm, wm, xm = to_oracle(inst)
+        err = linalg.norm2(to_mp(got) - S.true_gradient(Am, bm, wm, xm))
+        return within(err, _gradient_tolerance(Am, bm, wm, xm), f"got {got.tolist()}")
+
+
+@ADAPTERS("softmax_hessian", signature="softmax_hessian(A: (n, d), b: (n,), w: (n,), x: (d,)) -> (d, d) array",
+          doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A",
+          tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂: B(x)'s entries are ≤ 8 in "
+                    "magnitude with relative error (1 + m)·u, W² exact; then the products with A",
+          strategy=_problems)
+def _softmax_hessian(inst, fn):
+    A, b, w, x = inst
+    d = A.shape[1]
+    got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_hessian", shape=(d, d))
+    with mp.workdps(50):
+        Am, bm, wm, xm = to_oracle(inst)
+        absA, _, m, _, _, _ = _magnitudes(Am, bm, wm, xm)
+        err = linalg.spectral_norm(to_mp(got) - S.true_hessian(Am, bm, wm, xm))
+        weights = diag(mp.matrix([wm[i] ** 2 + 8 * (1 + m) for i in range(wm.rows)]))
+        tol = 32 * sum(A.shape) * U * linalg.spectral_norm(absA.T * weights * absA)
+        return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}")
+
+
+@ADAPTERS("softmax_solve", signature="softmax_solve(A: (n, d), b: (n,), w: (n,)) -> (d,) array",
+          doc="the minimiser x* of L (unique when w_i² ≥ 4 + l/σ_min(A)²), compared with the oracle's "
+              "exact Newton solution at 50 digits",
+          tolerance="‖x̂ − x*‖₂ ≤ 4·τ_g(x*)/λ_min(∇²L(x*)) + 4u‖x*‖₂, τ_g = the softmax_gradient tolerance: "
+                    "no float64 method can place the zero of ∇L more precisely than its gradient can be "
+                    "evaluated, divided by the curvature",
+          strategy=solve_instances, max_examples=15)
+def _softmax_solve(inst, fn):
+    A, b, l, extra = inst
+    with mp.workdps(50):
+        Am, lm, em = to_mp(A), to_mp(l), to_mp(extra)
+        smin = linalg.sigma_min(Am)
+        require(smin > 0, "A must have full column rank")
+        w = np.array([float(mp.sqrt(4 + lm / smin**2 + em[i])) for i in range(A.shape[0])])
+        w = np.nextafter(w, np.inf)
+    got = output(fn(A.copy(), b.copy(), w.copy()), "softmax_solve", shape=(A.shape[1],))
+    with mp.workdps(50):
+        bm, wm = to_mp(b), to_mp(w)
+        xs = S.exact_newton(Am, bm, wm)
+        lam = linalg.eigvalsh(S.true_hessian(Am, bm, wm, xs))[0]
+        tol = 4 * _gradient_tolerance(Am, bm, wm, xs) / lam + 4 * U * linalg.norm2(xs)
+        return within(linalg.norm2(to_mp(got) - xs), tol, f"got {got.tolist()}, oracle {to_float_array(xs).tolist()}")
+
+
+@ADAPTERS("softmax_newton_step",
+          signature="softmax_newton_step(A: (n, d), b: (n,), w: (n,), x: (d,), H_tilde: (d, d)) -> (d,) array",
+          doc="one approximate-Newton update x − H̃⁻¹∇L(x) with the given approximate Hessian (def8.4)",
+          tolerance="‖x̂₊ − x₊‖₂ ≤ ‖H̃⁻¹‖(τ_g + 16d·u·‖H̃‖‖H̃⁻¹∇L‖) + 4u‖x₊‖: the gradient's tolerance τ_g "
+                    "mapped through H̃⁻¹, a backward-stable solve, and the final subtraction",
+          strategy=newton_instances, max_examples=10)
+def _softmax_newton_step(inst, fn):
+    P = NewtonProblem(inst)
+    Ht = P.h_tilde(P.x0)
+    got = output(fn(P.A.copy(), P.b.copy(), P.w.copy(), P.x0.copy(), Ht.copy()), "softmax_newton_step",
+                 shape=P.x0.shape)
+    with mp.workdps(50):
+        Am, bm, wm, xm, Hm = to_mp(P.A), to_mp(P.b), to_mp(P.w), to_mp(P.x0), to_mp(Ht)
+        step = linalg.solve(Hm, S.true_gradient(Am, bm, wm, xm))
+        xp = xm - step
+        Hinv = 1 / linalg.eigvalsh(Hm)[0]
+        tol = Hinv * (_gradient_tolerance(Am, bm, wm, xm) + 16 * Hm.rows * U * linalg.spectral_norm(Hm)
+                      * linalg.norm2(step)) + 4 * U * linalg.norm2(xp)
+        return within(linalg.norm2(to_mp(got) - xp), tol, f"got {got.tolist()}")
+
+
+@ADAPTERS("softmax_sparsify",
+          signature="softmax_sparsify(A: (n, d), D: (n,) positive, eps0: float, delta: float, seed: int) -> (n,) array",
+          doc="alg.sparsify: a diagonal D̃ (as a vector) with (1 − ε0)AᵀDA ⪯ AᵀD̃A ⪯ (1 + ε0)AᵀDA w.p. ≥ 1 − δ "
+              "(the guarantee itself is the statistical claim lem8.5)",
+          tolerance="structure, exactly: D̃_i ≥ 0, and D̃_i = 0 or D̃_i ≥ D_i(1 − 4u) (a kept row is reweighted "
+                    "by 1/p_i ≥ 1); the same seed gives the same D̃",
+          strategy=lambda: st.tuples(dims(3, 40).flatmap(lambda n: st.tuples(
+              conditioned_matrices(st.just(n), st.just(2), max_log10_cond=3.0),
+              hnp.arrays(np.float64, (n,), elements=scalars(0.1, 100.0)))),
+              scalars(0.05, 0.9), scalars(0.01, 0.5), st.integers(0, 2**31 - 1)),
+          max_examples=10)
+def _softmax_sparsify(inst, fn):
+    (A, D), eps0, delta, seed = inst
+    Dt = output(fn(A.copy(), D.copy(), eps0, delta, seed), "softmax_sparsify", shape=D.shape)
+    again = output(fn(A.copy(), D.copy(), eps0, delta, seed), "softmax_sparsify", shape=D.shape)
+    if not np.array_equal(Dt, again):
+        return within(1.0, 0.0, "two calls with the same seed gave different D̃")
+    bad = (Dt < 0) | ((Dt != 0) & (Dt < D * (1 - 4 * U)))
+    return within(float(bad.sum()), 0.0, f"{int(bad.sum())} entries violate D̃_i ∈ {{0}} ∪ [D_i, ∞)")
+
+
+@ADAPTERS("softmax_iteration_flops", signature="softmax_iteration_flops(n: int, d: int) -> float",
+          doc="FLOPs of one approximate-Newton iteration on a dense n × d problem (for thm9.1.time)",
+          tolerance="positive and finite (the scaling is judged by the claim thm9.1.time)",
+          strategy=lambda: st.tuples(st.sampled_from([64, 256]), st.sampled_from([2, 4])), max_examples=5)
+def _softmax_iteration_flops(inst, fn):
+    n, d = inst
+    v = float(output(fn(n, d), "softmax_iteration_flops", shape=()))
+    return within(0.0 if v > 0 else 1.0, 0.0, f"FLOPs {v}")

@@ -1,0 +1,145 @@
+"""§4 of paper 001: Facts 4.2–4.6 (vector identities, norm and Loewner facts, derivative rules) and
+Lemma 4.9 (derivatives of L_reg).  Derivatives by numerical differentiation (oracle.derivatives)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import derivatives, linalg
+from oracle import softmax_regression as S
+from oracle.linalg import diag, dot, hadamard, norm2, ones, stack
+
+from ..toolkit import ClaimSet, worst_pair
+from ..toolkit.strategies import dims, matrices, vectors
+from .common import exp_vec
+from .strategies import close_pairs, ints, loewner_pairs, problems, vector_pairs, vector_triples
+
+__all__ = ["claims"]
+
+claims = ClaimSet("softmax_regression")
+
+# -- Fact 4.2: vector identities ----------------------------------------------------------------
+
+claims.identity("softmax_regression.fact4.2.p1", "⟨u, v⟩ = ⟨u ∘ v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
+                instances=vector_triples, sides=lambda u, v, _: (dot(u, v), dot(hadamard(u, v), ones(u.rows))))
+
+claims.identity("softmax_regression.fact4.2.p2", "⟨u ∘ v, w⟩ = ⟨u ∘ v ∘ w, 1_n⟩", hypotheses="u, v, w ∈ Rⁿ",
+                instances=vector_triples,
+                sides=lambda u, v, w: (dot(hadamard(u, v), w), dot(hadamard(hadamard(u, v), w), ones(u.rows))))
+
+claims.identity("softmax_regression.fact4.2.p3", "u ∘ v = v ∘ u = diag(u) v = diag(v) u", hypotheses="u, v ∈ Rⁿ",
+                instances=vector_triples,
+                sides=lambda u, v, _: (stack(*[hadamard(u, v)] * 3), stack(hadamard(v, u), diag(u) * v, diag(v) * u)))
+
+claims.identity("softmax_regression.fact4.2.p4", "uᵀ(v ∘ w) = vᵀ(u ∘ w) = wᵀ(u ∘ v)", hypotheses="u, v, w ∈ Rⁿ",
+                instances=vector_triples,
+                sides=lambda u, v, w: (mp.matrix([dot(u, hadamard(v, w))] * 2),
+                                       mp.matrix([dot(v, hadamard(u, w)), dot(w, hadamard(u, v))])))
+
+claims.identity("softmax_regression.fact4.2.p5", "uᵀ diag(v) w = vᵀ diag(u) w = uᵀ diag(w) v",
+                hypotheses="u, v, w ∈ Rⁿ", instances=vector_triples,
+                sides=lambda u, v, w: (mp.matrix([(u.T * diag(v) * w)[0]] * 2),
+                                       mp.matrix([(v.T * diag(u) * w)[0], (u.T * diag(w) * v)[0]])))
+
+claims.identity("softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) v", hypotheses="u, v ∈ Rⁿ",
+                instances=vector_triples, sides=lambda u, v, _: (diag(u) * diag(v) * ones(u.rows), diag(u) * v))
+
+# -- Fact 4.3: norms ----------------------------------------------------------------------------
+
+claims.inequality("softmax_regression.fact4.3.p1", "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂", hypotheses="u, v ∈ Rⁿ",
+                  instances=vector_pairs, sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
+
+claims.inequality("softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", hypotheses="u, v ∈ Rⁿ",
+                  instances=vector_pairs, sides=lambda u, v: (norm2(hadamard(u, v)), mp.norm(u, mp.inf) * norm2(v)))
+
+claims.inequality("softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", hypotheses="u ∈ Rⁿ",
+                  instances=vector_pairs,
+                  sides=lambda u, _: worst_pair((mp.norm(u, mp.inf), norm2(u)),
+                                                (norm2(u), mp.sqrt(u.rows) * mp.norm(u, mp.inf))))
+
+claims.inequality("softmax_regression.fact4.3.p4", "‖u‖₂ ≤ ‖u‖₁ ≤ √n‖u‖₂", hypotheses="u ∈ Rⁿ",
+                  instances=vector_pairs,
+                  sides=lambda u, _: worst_pair((norm2(u), mp.norm(u, 1)), (mp.norm(u, 1), mp.sqrt(u.rows) * norm2(u))))
+
+claims.inequality("softmax_regression.fact4.3.p5", "‖exp(u)‖_∞ ≤ exp(‖u‖_∞) ≤ exp(‖u‖₂)", hypotheses="u ∈ Rⁿ",
+                  instances=vector_pairs,
+                  sides=lambda u, _: worst_pair((max(mp.exp(x) for x in u), mp.exp(mp.norm(u, mp.inf))),
+                                                (mp.exp(mp.norm(u, mp.inf)), mp.exp(norm2(u)))))
+
+claims.identity("softmax_regression.fact4.3.p6", "‖αu‖₂ = |α|‖u‖₂", hypotheses="α ∈ R, u ∈ Rⁿ",
+                instances=lambda: st.tuples(vectors(dims(1, 8)), vectors(1)),
+                sides=lambda u, a: (norm2(u * a[0]), abs(a[0]) * norm2(u)))
+
+claims.inequality("softmax_regression.fact4.3.p7", "‖u − v‖_∞ ≤ 0.01 ⇒ ‖exp(u) − exp(v)‖₂ ≤ ‖exp(u)‖₂ · 2‖u − v‖_∞",
+                  hypotheses="u, v ∈ Rⁿ with ‖u − v‖_∞ ≤ 0.01", instances=close_pairs,
+                  sides=lambda u, v: (norm2(exp_vec(u) - exp_vec(v)), norm2(exp_vec(u)) * 2 * mp.norm(u - v, mp.inf)))
+
+# -- Facts 4.4, 4.5: spectral norm and Loewner order ---------------------------------------------
+
+claims.inequality(
+    "softmax_regression.fact4.4.p1", "U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖",
+    hypotheses="U, V symmetric n×n with U ⪯ αV (no other hypothesis survives)", expected="falsified",
+    instances=loewner_pairs,
+    sides=lambda G, H, t, a: (linalg.spectral_norm(G * G.T * a - H * H.T * t), a * linalg.spectral_norm(G * G.T)),
+    notes="FAILS as stated (spec: U = −2I, V = I, α = 1). The search finds indefinite U = αV − P with "
+          "‖U‖ = ‖P‖ − … > α‖V‖; the corrected version (0 ⪯ U, α ≥ 0) holds. Instance (G, H, t, α): "
+          "V = GGᵀ, P = t·HHᵀ.")
+
+claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v‖₂", hypotheses="U ∈ R^{m×n}, v ∈ Rⁿ",
+                  instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
+                      lambda mn: st.tuples(matrices(mn[0], mn[1]), vectors(mn[1]))),
+                  sides=lambda U, v: (norm2(U * v), linalg.spectral_norm(U) * norm2(v)))
+
+claims.loewner("softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", hypotheses="u ∈ Rⁿ", instances=vector_pairs,
+               sides=lambda u, _: (u * u.T, mp.eye(u.rows) * dot(u, u)))
+
+claims.loewner("softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", hypotheses="u ∈ Rⁿ",
+               instances=vector_pairs, sides=lambda u, _: (diag(hadamard(u, u)), mp.eye(u.rows) * dot(u, u)))
+
+claims.loewner("softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ",
+               instances=vector_pairs, sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
+
+claims.loewner("softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ",
+               instances=vector_pairs, sides=lambda u, v: (-(u * u.T + v * v.T), u * v.T + v * u.T))
+
+claims.loewner(
+    "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
+    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
+    sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, u * u.T * mp.norm(v, mp.inf) ** 2),
+    notes="FAILS (spec: u = (1,1), v = (1,0)); the corrected (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n holds.")
+
+
+# -- Fact 4.6 and Lemma 4.9: derivatives --------------------------------------------------------
+
+def _fact4_6_sides(A, b, _w, x):
+    """The four rules at h = α(x), k = ⟨a, x⟩ (a = b resized to d, plus ½), stacked."""
+    a = mp.matrix([b[i % b.rows] + mp.mpf(0.5) for i in range(A.cols)])
+    h = lambda z: S.alpha(A, z)  # noqa: E731
+    k = lambda z: dot(a, z)  # noqa: E731
+    hx, kx = h(x), k(x)
+    gh, gk = derivatives.gradient(h, x), derivatives.gradient(k, x)
+    lhs = stack(derivatives.gradient(lambda z: 1 / h(z), x), derivatives.gradient(lambda z: mp.exp(k(z)), x),
+                derivatives.gradient(lambda z: h(z) * k(z), x), derivatives.gradient(lambda z: mp.log(h(z)), x))
+    return lhs, stack(gh * (-1 / hx**2), gk * mp.exp(kx), gk * hx + gh * kx, gh / hx)
+
+
+claims.identity(
+    "softmax_regression.fact4.6",
+    "derivative rules: chain rule, product rule, d(h⁻¹) = −h⁻²dh, d exp(h) = exp(h)dh",
+    hypotheses="h, k: R^d → R differentiable (here h = α(x) = ⟨exp(Ax), 1⟩ > 0, k = ⟨a, x⟩)",
+    instances=lambda: problems(n_hi=5, d_hi=3), sides=_fact4_6_sides,
+    notes="Display not recovered; the rules are checked on the paper's own h = α(x) and a linear k, "
+          "each side's gradient by numerical differentiation.")
+
+
+def _lem4_9_sides(A, _b, w, x):
+    W2 = diag(hadamard(w, w))
+    Lr = lambda z: S.L_reg(A, w, z)  # noqa: E731
+    return (stack(derivatives.gradient(Lr, x), derivatives.hessian(Lr, x)),
+            stack(A.T * W2 * A * x, A.T * W2 * A))
+
+
+claims.identity("softmax_regression.lem4.9", "∇L_reg(x) = AᵀW²Ax; ∇²L_reg(x) = AᵀW²A",
+                hypotheses="A ∈ R^{n×d}, w ∈ Rⁿ, W = diag(w), x ∈ R^d", instances=lambda: problems(d_hi=3),
+                sides=_lem4_9_sides)

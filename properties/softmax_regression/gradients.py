@@ -1,0 +1,269 @@
+"""§5 of paper 001: softmax facts (Lemma 5.2), the rewrite of L_exp, and the gradient and Hessian
+pieces (Lemmas 5.6–5.15), each closed form against numerical differentiation (oracle.derivatives);
+the paper's own Hessian kernel B_paper is lem5.15.paperB.  (lem5.8, a Lipschitz bound, is in
+:mod:`~properties.softmax_regression.lipschitz`.)"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import derivatives, linalg
+from oracle import softmax_regression as S
+from oracle.linalg import diag, dot, hadamard, norm2, ones, stack
+
+from ..toolkit import ClaimSet, eq, le, to_oracle, worst
+from ..toolkit.strategies import dims, matrices, vectors
+from .common import columns, exp_vec, loewner_chain, on_simplex
+from .strategies import derivative_problems, f_instances, fb_pairs, int_b, ints
+
+__all__ = ["claims", "lem5_2_basic", "lem5_2_bf_ff", "lem5_2_diag_f", "lem5_2_diag_ff"]
+
+claims = ClaimSet("softmax_regression")
+
+# -- Lemma 5.2: facts about f = softmax(Ax) --------------------------------------------------------
+
+
+@claims.check("softmax_regression.lem5.2.basic",
+              "f(x) ≥ 0, ⟨f(x), 1_n⟩ = 1, ‖f(x)‖₁ = 1, ‖f(x)‖_∞ ≤ ‖f(x)‖₂ ≤ ‖f(x)‖₁ ≤ 1",
+              hypotheses="A ∈ R^{n×d}, x ∈ R^d", instances=f_instances)
+def lem5_2_basic(inst):
+    A, x, _ = to_oracle(inst)
+    fv = lambda: S.f(A, x)  # noqa: E731
+    return worst(
+        le(lambda: (-min(fv()), mp.mpf(0))),
+        eq(lambda: (mp.fsum(fv()), mp.mpf(1))),
+        eq(lambda: (mp.norm(fv(), 1), mp.mpf(1))),
+        le(lambda: (mp.norm(fv(), mp.inf), norm2(fv()))),
+        le(lambda: (norm2(fv()), mp.norm(fv(), 1))),
+        le(lambda: (mp.norm(fv(), 1), mp.mpf(1))),
+    )
+
+
+@claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² ffᵀ ⪯ ‖b‖_∞² I_n",
+              hypotheses="f = f(x) on the simplex; any b (here b ≥ 0, ‖b‖₁ ≤ 1)", expected="falsified",
+              instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,), 0, 3), int_b(n))),
+                                          fb_pairs()),
+              notes="FAILS in the middle link (spec: f = (½,½), b = (1,0), λ_min = −0.1545); the outer chain "
+                    "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² I_n holds (tight).")
+def lem5_2_bf_ff(inst):
+    p, b = to_oracle(inst)
+    f = lambda: on_simplex(p)  # noqa: E731
+    binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
+                         lambda: f() * f().T * binf2(), lambda: mp.eye(p.rows) * binf2())
+
+
+claims.loewner("softmax_regression.lem5.2.diag_bb", "diag(b∘b) ⪯ ‖b‖_∞² I_n", hypotheses="b ∈ Rⁿ",
+               instances=fb_pairs, sides=lambda _, b: (diag(hadamard(b, b)), mp.eye(b.rows) * mp.norm(b, mp.inf) ** 2))
+
+
+@claims.check("softmax_regression.lem5.2.diag_f", "0 ⪯ diag(f) ⪯ ‖f‖_∞ I_n ⪯ ‖f‖₂ I_n",
+              hypotheses="f = f(x) on the simplex", instances=fb_pairs)
+def lem5_2_diag_f(inst):
+    p, _ = to_oracle(inst)
+    f, eye = lambda: on_simplex(p), mp.eye(p.rows)  # noqa: E731
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: diag(f()), lambda: eye * mp.norm(f(), mp.inf),
+                         lambda: eye * norm2(f()))
+
+
+@claims.check("softmax_regression.lem5.2.diag_ff", "0 ⪯ diag(f∘f) ⪯ ‖f‖_∞² I_n ⪯ ‖f‖₂ I_n",
+              hypotheses="f = f(x) on the simplex", instances=fb_pairs)
+def lem5_2_diag_ff(inst):
+    p, _ = to_oracle(inst)
+    f, eye = lambda: on_simplex(p), mp.eye(p.rows)  # noqa: E731
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: diag(hadamard(f(), f())),
+                         lambda: eye * mp.norm(f(), mp.inf) ** 2, lambda: eye * norm2(f()))
+
+
+def _rewrite_sides(A, x, b):
+    direct = exp_vec(A * x) / S.alpha(A, x) - b
+    fb, cv, lhs = S.f(A, x) - b, S.c(A, b, x), S.L_exp(A, b, x)
+    return mp.matrix([lhs] * 3), mp.matrix([dot(direct, direct) / 2, dot(fb, fb) / 2, dot(cv, cv) / 2])
+
+
+claims.identity("softmax_regression.lem5.rewrite",
+                "L_exp(x) = 0.5‖α(x)⁻¹exp(Ax) − b‖₂² = 0.5‖f(x) − b‖₂² = 0.5‖c(x)‖₂²",
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=f_instances, sides=_rewrite_sides,
+                notes="α⁻¹exp(Ax) formed directly, f by the stable softmax.")
+
+# -- Lemma 5.6: first derivatives -----------------------------------------------------------------
+
+_AX = "A ∈ R^{n×d}, x ∈ R^d"
+
+claims.identity("softmax_regression.lem5.6.part1", "∂exp(Ax)/∂x_i = exp(Ax)∘A_{*,i}", hypotheses=_AX,
+                instances=derivative_problems,
+                sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: exp_vec(A * z), x))),
+                                            stack(*[hadamard(exp_vec(A * x), a) for a in columns(A)])))
+
+claims.identity("softmax_regression.lem5.6.part2", "∂α(x)/∂x_i = ⟨exp(Ax), A_{*,i}⟩", hypotheses=_AX,
+                instances=derivative_problems,
+                sides=lambda A, _b, _w, x: (derivatives.gradient(lambda z: S.alpha(A, z), x),
+                                            mp.matrix([dot(exp_vec(A * x), a) for a in columns(A)])))
+
+claims.identity("softmax_regression.lem5.6.part3", "∂α(x)⁻¹/∂x_i = −α(x)⁻¹⟨f(x), A_{*,i}⟩", hypotheses=_AX,
+                instances=derivative_problems,
+                sides=lambda A, _b, _w, x: (derivatives.gradient(lambda z: 1 / S.alpha(A, z), x),
+                                            mp.matrix([-dot(S.f(A, x), a) / S.alpha(A, x) for a in columns(A)])))
+
+
+def _df(f, A):
+    """∂f/∂x_i = f∘A_{*,i} − ⟨f, A_{*,i}⟩f for each column (lem5.6.part4's closed form)."""
+    return [hadamard(f, a) - f * dot(f, a) for a in columns(A)]
+
+
+claims.identity("softmax_regression.lem5.6.part4", "∂f(x)/∂x_i = f(x)∘A_{*,i} − ⟨f(x), A_{*,i}⟩f(x)",
+                hypotheses=_AX, instances=derivative_problems,
+                sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: S.f(A, z), x))),
+                                            stack(*_df(S.f(A, x), A))))
+
+
+def _lem5_6_part5_sides(A, b, _w, x):
+    f = S.f(A, x)
+    c = f - b
+    closed = mp.matrix([dot(c, hadamard(f, a)) - dot(c, f) * dot(f, a) for a in columns(A)])
+    return stack(derivatives.gradient(lambda z: S.L_exp(A, b, z), x), S.g_closed(A, b, x)), stack(closed, closed)
+
+
+claims.identity("softmax_regression.lem5.6.part5",
+                "∂L_exp(x)/∂x_i = ⟨c(x), f(x)∘A_{*,i}⟩ − ⟨c(x), f(x)⟩⟨f(x), A_{*,i}⟩ (= def.g)",
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=derivative_problems, sides=_lem5_6_part5_sides,
+                notes="Judges the spec's sign of g (def.g) against numerical differentiation of L_exp; the "
+                      "adapter softmax_gradient then judges the solver against the numerical gradient too.")
+
+# -- Lemmas 5.9–5.14: second derivatives ----------------------------------------------------------
+
+
+def _hess_stack(fn, x, k):
+    """Numerical Hessians of the k scalar components of fn, stacked."""
+    return stack(*[derivatives.hessian(lambda z, r=r: fn(z)[r], x) for r in range(k)])
+
+
+def _lem5_9_sides(A, _b, _w, x):
+    e = exp_vec(A * x)
+    d = A.cols
+    closed = stack(*[mp.matrix([A[k, i] * A[k, j] * e[k] for i in range(d) for j in range(d)]) for k in range(A.rows)])
+    return _hess_stack(lambda z: exp_vec(A * z), x, A.rows), closed
+
+
+claims.identity("softmax_regression.lem5.9", "∂²exp(Ax)/∂x_i∂x_j = A_{*,i}∘A_{*,j}∘exp(Ax)",
+                hypotheses="A ∈ R^{n×d}, x ∈ R^d (i = j included)", instances=derivative_problems,
+                sides=_lem5_9_sides, max_examples=15)
+
+claims.identity("softmax_regression.lem5.10", "∂²α(x)/∂x_i∂x_j = ⟨exp(Ax), A_{*,i}∘A_{*,j}⟩", hypotheses=_AX,
+                instances=derivative_problems,
+                sides=lambda A, _b, _w, x: (derivatives.hessian(lambda z: S.alpha(A, z), x),
+                                            mp.matrix([[dot(exp_vec(A * x), hadamard(ci, cj)) for cj in columns(A)]
+                                                       for ci in columns(A)])))
+
+
+def _lem5_11_sides(A, _b, _w, x):
+    f, al, C = S.f(A, x), S.alpha(A, x), columns(A)
+    closed = mp.matrix([[(2 * dot(f, ci) * dot(f, cj) - dot(f, hadamard(ci, cj))) / al for cj in C] for ci in C])
+    return derivatives.hessian(lambda z: 1 / S.alpha(A, z), x), closed
+
+
+claims.identity("softmax_regression.lem5.11",
+                "∂²α(x)⁻¹/∂x_i∂x_j = α⁻¹(2⟨f, A_{*,i}⟩⟨f, A_{*,j}⟩ − ⟨f, A_{*,i}∘A_{*,j}⟩)", hypotheses=_AX,
+                instances=derivative_problems, sides=_lem5_11_sides)
+
+
+def _d2f(f, ci, cj):
+    """lem5.12's closed form of ∂²f/∂x_i∂x_j."""
+    return (hadamard(hadamard(ci, cj), f) - hadamard(cj, f) * dot(f, ci) - hadamard(ci, f) * dot(f, cj)
+            - f * dot(f, hadamard(ci, cj)) + f * (2 * dot(f, ci) * dot(f, cj)))
+
+
+def _lem5_12_sides(A, _b, _w, x):
+    f, C, d = S.f(A, x), columns(A), A.cols
+    closed = stack(*[mp.matrix([_d2f(f, C[i], C[j])[k] for i in range(d) for j in range(d)]) for k in range(A.rows)])
+    return _hess_stack(lambda z: S.f(A, z), x, A.rows), closed
+
+
+claims.identity("softmax_regression.lem5.12",
+                "∂²f/∂x_i∂x_j = A_{*,i}∘A_{*,j}∘f − ⟨f,A_{*,i}⟩A_{*,j}∘f − ⟨f,A_{*,j}⟩A_{*,i}∘f − "
+                "⟨f, A_{*,i}∘A_{*,j}⟩f + 2⟨f,A_{*,i}⟩⟨f,A_{*,j}⟩f",
+                hypotheses=_AX, instances=derivative_problems, sides=_lem5_12_sides, max_examples=15)
+
+
+def _lem5_13_sides(A, b, _w, x):
+    """Numerical Hessian = middle form = AᵀBA (stacked)."""
+    f = S.f(A, x)
+    c, C, df = f - b, columns(A), _df(f, A)
+    mid = mp.matrix([[dot(df[i], df[j]) + dot(c, _d2f(f, C[i], C[j])) for j in range(A.cols)] for i in range(A.cols)])
+    H = derivatives.hessian(lambda z: S.L_exp(A, b, z), x)
+    return stack(H, H), stack(mid, A.T * S.B(f, b) * A)
+
+
+claims.identity("softmax_regression.lem5.13",
+                "∂²L_exp/∂x_i∂x_j = ⟨∂f/∂x_i, ∂f/∂x_j⟩ + ⟨c, ∂²f/∂x_i∂x_j⟩ = A_{*,i}ᵀ B(x) A_{*,j}",
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d; B(x) as in def.B", instances=derivative_problems,
+                sides=_lem5_13_sides,
+                notes="Judges the spec's B(x) (def.B) as the Hessian kernel against numerical differentiation; "
+                      "the paper's own B (lem5.15.paperB) fails.")
+
+
+def _lem5_14_sides(A, f, c):
+    """All six identities, all (i, j), stacked."""
+    mats = [diag(hadamard(f, f)), f * hadamard(f, f).T, diag(hadamard(c, f)), f * hadamard(c, f).T,
+            diag(f) * dot(c, f), f * f.T]
+    lhs, rhs = [], []
+    for ai in columns(A):
+        for aj in columns(A):
+            lhs += [dot(hadamard(f, ai), hadamard(f, aj)), dot(f, ai) * dot(f, hadamard(f, aj)),
+                    dot(c, hadamard(hadamard(ai, aj), f)), dot(f, ai) * dot(c, hadamard(f, aj)),
+                    dot(f, hadamard(ai, aj)) * dot(c, f), dot(f, ai) * dot(f, aj)]
+            rhs += [(ai.T * M * aj)[0] for M in mats]
+    return mp.matrix(lhs), mp.matrix(rhs)
+
+
+claims.identity("softmax_regression.lem5.14",
+                "⟨f∘A_i, f∘A_j⟩ = A_iᵀdiag(f∘f)A_j; ⟨f,A_i⟩⟨f, f∘A_j⟩ = A_iᵀf(f∘f)ᵀA_j; "
+                "⟨c, A_i∘A_j∘f⟩ = A_iᵀdiag(c∘f)A_j; ⟨f,A_i⟩⟨c, f∘A_j⟩ = A_iᵀf(c∘f)ᵀA_j; "
+                "⟨f, A_i∘A_j⟩⟨c,f⟩ = A_iᵀ⟨c,f⟩diag(f)A_j; ⟨f,A_i⟩⟨f,A_j⟩ = A_iᵀffᵀA_j",
+                hypotheses="any vectors f, c ∈ Rⁿ and A ∈ R^{n×d}",
+                instances=lambda: dims(1, 6).flatmap(lambda n: st.tuples(matrices(n, dims(1, 4)), vectors(n), vectors(n))),
+                sides=_lem5_14_sides)
+
+# -- Lemma 5.15 and B(x)1 = 0 ---------------------------------------------------------------------
+
+
+def _decomp_sides(p, b):
+    """Both decompositions and the rank bounds (σ₃ of each rank part = 0), stacked."""
+    n = p.rows
+
+    def sigma3(M):
+        return linalg.singular_values(M)[2] if n >= 3 else mp.mpf(0)
+
+    f = on_simplex(p)
+    c = f - b
+    B1_low = S.B1(f, b) - diag(hadamard(f, f))
+    B2_low = S.B2(f, b) - (diag(hadamard(c, f)) - diag(f) * dot(c, f))
+    lhs = stack(S.B1(f, b) + S.B2(f, b), S.B_rank(f, b) + S.B_diag(f, b),
+                mp.matrix([sigma3(S.B_rank(f, b)), sigma3(B1_low), sigma3(B2_low)]))
+    return lhs, stack(S.B(f, b), S.B(f, b), mp.matrix([0, 0, 0]))
+
+
+claims.identity("softmax_regression.lem5.15.decomp",
+                "B = B_1 + B_2 = B_rank + B_diag with B_1 = diag(f∘f) + rank-≤2, B_2 = diagonal + rank-≤2, "
+                "rank(B_rank) ≤ 2",
+                hypotheses="f on the simplex, b ∈ Rⁿ (b ≥ 0, ‖b‖₁ ≤ 1)", instances=fb_pairs, sides=_decomp_sides)
+
+claims.identity(
+    "softmax_regression.lem5.15.paperB",
+    "∇²L_exp(x) = Aᵀ B_paper(x) A with B_paper = ⟨3f − 2b, f⟩ffᵀ + (b∘f)fᵀ + f(b∘f)ᵀ − "
+    "⟨f − b, f⟩diag(f) + diag((2f − b)∘f)",
+    hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", expected="falsified",
+    instances=lambda: dims(1, 4).flatmap(lambda n: st.tuples(
+        dims(1, 2).flatmap(lambda d: st.tuples(ints((n, d)), ints((d,)))), int_b(n))).map(
+        lambda t: (t[0][0] / 2, t[1], np.ones(t[1].size), t[0][1] / 2)),
+    sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x), A.T * S.B_paper(S.f(A, x), b) * A),
+    notes="FAILS (spec: n = 2, f = (.3,.7), b = (1,0)): the paper's B, built from the eight G-terms, "
+          "misses −2(f∘f)fᵀ − 2f(f∘f)ᵀ (+ the b∘f terms' sign); numerical ∇²L_exp disagrees.")
+
+claims.identity("softmax_regression.prop.B_shift", "B(x)1_n = 0 for all x, b", hypotheses="f on the simplex, b ∈ Rⁿ",
+                instances=fb_pairs,
+                sides=lambda p, b: (S.B(on_simplex(p), b) * ones(p.rows), mp.matrix(p.rows, 1)),
+                scale=lambda p, b: norm2(S.B(on_simplex(p), b)) * mp.sqrt(p.rows) + 1,
+                notes="scale: ‖B‖·√n, the size of the terms that cancel.")
