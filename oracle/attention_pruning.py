@@ -286,7 +286,9 @@ def gd_trajectory(X, W, lam, eta, T: int, M0, Mc=None, *, observe=None):
     working precision.  The step uses the closed form, which :func:`gradient_numerical` judges
     separately (thm5.3); a caller judging convergence relies on that verdict.
 
-    ``observe(t, M_t)`` is called for t = 0..T (the trajectory is never stored).  Returns M_T.
+    ``observe(t, M_t, f̃(M_t), c(M_t))`` is called for t = 0..T with the three as lists of rows of mpf
+    (the trajectory is never stored); it may return True to stop early.  Returns the last iterate
+    (an ``mp.matrix``).
     """
     lam = check_lambda(lam)
     eta = mp.mpf(eta)
@@ -295,22 +297,40 @@ def gd_trajectory(X, W, lam, eta, T: int, M0, Mc=None, *, observe=None):
     if int(T) != T or T < 0:
         raise ValueError(f"T={T!r} must be an integer >= 0")
     _check_problem(X, W, M0, Mc)
-    f = attention(X, W, Mc)
-    Xt = X.T
-    M = M0.copy()
+    n, d = X.rows, X.cols
+    # plain lists of mpf (mp.matrix arithmetic costs ~10x more per entry in a loop of thousands of steps)
+    Xl = [[X[i, a] for a in range(d)] for i in range(n)]
+    Wl = [[W[a, b] for b in range(d)] for a in range(d)]
+    allowed = [[Mc is None or Mc[i, j] == 1 for j in range(n)] for i in range(n)]
+
+    def softmax(Ml):
+        H = [[Ml[a][b] * Wl[a][b] for b in range(d)] for a in range(d)]
+        XH = [[mp.fsum(Xl[i][a] * H[a][b] for a in range(d)) for b in range(d)] for i in range(n)]
+        out = []
+        for i in range(n):
+            row = [mp.exp(mp.fsum(XH[i][b] * Xl[j][b] for b in range(d))) if allowed[i][j] else mp.mpf(0)
+                   for j in range(n)]
+            alpha = mp.fsum(row)
+            if alpha == 0:
+                raise ValueError(f"Mc must leave at least one entry of row {i} unmasked")
+            out.append([v / alpha for v in row])
+        return out
+
+    f = softmax([[mp.mpf(1)] * d for _ in range(d)])
+    Ml = [[M0[a, b] for b in range(d)] for a in range(d)]
     for t in range(int(T) + 1):
-        if observe is not None:
-            observe(t, M)
+        ft = softmax(Ml)
+        c = [[ft[i][j] - f[i][j] for j in range(n)] for i in range(n)]
+        if observe is not None and observe(t, Ml, ft, c):
+            break
         if t == T:
             break
-        ft = _row_softmax(scores_S(X, W, M), Mc)
-        c = ft - f
-        p1 = hadamard(ft, c)
-        n = ft.rows
-        p = mp.matrix(n, n)
+        p = []
         for i in range(n):
-            s = mp.fsum(p1[i, j] for j in range(n))
-            for j in range(n):
-                p[i, j] = p1[i, j] - s * ft[i, j]
-        M = M - (hadamard(W, Xt * p * X) + M * lam) * eta
-    return M
+            p1 = [ft[i][j] * c[i][j] for j in range(n)]
+            s = mp.fsum(p1)
+            p.append([p1[j] - s * ft[i][j] for j in range(n)])
+        pX = [[mp.fsum(p[i][j] * Xl[j][b] for j in range(n)) for b in range(d)] for i in range(n)]
+        Ml = [[Ml[a][b] - eta * (Wl[a][b] * mp.fsum(Xl[i][a] * pX[i][b] for i in range(n)) + lam * Ml[a][b])
+               for b in range(d)] for a in range(d)]
+    return mp.matrix(Ml)

@@ -283,3 +283,53 @@ def _iteration_flops(inst, fn):
     hi = 3 * lo + 64 * (n * n + d * d)
     excess = max(lo - got, got - hi, 0.0)
     return within(excess, 0.0, f"flops {got} for n = {n}, d = {d}; allowed [{lo}, {hi}]")
+
+
+@st.composite
+def _trace_instances(draw):
+    X, W, M, lam, causal = draw(pruning_instances(max_n=3, max_d=2))
+    steps = draw(st.integers(0, 12), label="steps")
+    t = draw(scalars(0.05, 1.0), label="eta·L")
+    return X, W, M, lam, causal, steps, t
+
+
+@ADAPTERS("attention_pruning_gd_trace",
+          signature="attention_pruning_gd_trace(X, W, lam, eta, steps, M0, causal) -> (steps + 1, 2) array",
+          doc="Algorithm 1 from M0; row t = (½‖c(M_t)‖_F², min_ij f̃(M_t)_ij over the allowed entries), t = 0..steps",
+          tolerance="with η ≤ 1/L (Thm 5.4's L), the iterate error e_t ≤ Σ_s 2^{t−1−s}·(η‖T‖_F + 2u(‖M_s‖_F + η‖G_s‖_F)) "
+                    "(T the gradient rule); row t within (‖c‖_F·L_f·e_t + the loss rule, L_f·e_t + η_f)",
+          strategy=_trace_instances, max_examples=10)
+def _gd_trace(inst, fn):
+    X, W, M, lam, causal, steps, t = inst
+    with mp.workdps(50):
+        Xm, Wm, Mm = to_mp(X), to_mp(W), to_mp(M)
+        n, d = X.shape
+        Mc = _mc(causal, n)
+        R = O.radius(Xm, Wm)
+        consts = O.lipschitz_constants(n, d, R, lam)
+        eta = float(mp.mpf(t) / consts["L"])
+    got = output(fn(X.copy(), W.copy(), lam, eta, steps, M.copy(), causal), "attention_pruning_gd_trace",
+                 shape=(steps + 1, 2))
+    with mp.workdps(50):
+        e = mp.mpf(0)
+        worst = mp.mpf(0)
+        rows = []
+
+        def observe(k, Mk, ft, c):
+            rows.append((mp.matrix(Mk), mp.matrix(ft), mp.matrix(c)))
+
+        O.gd_trajectory(Xm, Wm, lam, eta, steps, Mm, Mc, observe=observe)
+        for k, (Mk, ft, c) in enumerate(rows):
+            ef = _eta_f(Xm, Wm, Mk)
+            nc = linalg.norm2(c)
+            Lrec = nc ** 2 / 2
+            tol_L = consts["L_f"] * e * (nc + consts["L_f"] * e) + 2 * (2 * n * ef * nc + 2 * n * n * ef ** 2) \
+                + 4 * (n * n + d * d) * U * Lrec
+            allowed = [ft[i, j] for i in range(n) for j in range(n) if Mc is None or Mc[i, j] == 1]
+            tol_f = consts["L_f"] * e + ef
+            worst = max(worst, abs(mp.mpf(got[k, 0]) - Lrec) / tol_L if tol_L else mp.mpf(0),
+                        abs(mp.mpf(got[k, 1]) - min(allowed)) / tol_f)
+            G = O.gradient_closed_form(Xm, Wm, Mk, lam, Mc)
+            T = _gradient_tolerance(Xm, Wm, Mk, lam, Mc, G)
+            e = 2 * e + eta * linalg.norm2(T) + 2 * U * (linalg.norm2(Mk) + eta * linalg.norm2(G))
+        return within(worst, 1, f"{steps} steps, η = {eta!r}")

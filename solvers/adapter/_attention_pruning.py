@@ -10,6 +10,7 @@ from .. import attention_pruning as _P
 __all__ = [
     "attention_pruning_binarize",
     "attention_pruning_gd_step",
+    "attention_pruning_gd_trace",
     "attention_pruning_gradient",
     "attention_pruning_iteration_flops",
     "attention_pruning_loss",
@@ -33,6 +34,11 @@ def attention_pruning_gradient(X, W, M, lam, causal):
 def attention_pruning_gd_step(X, W, M, lam, eta, causal):
     """One step of Algorithm 1: M − η∇L(M)."""
     return _P.run_gd(X, W, lam, eta, 1, M0=M, causal=bool(causal)).M
+
+
+def attention_pruning_gd_trace(X, W, lam, eta, steps, M0, causal):
+    """Algorithm 1 from M0: per iterate t = 0..steps the row (½‖c(M_t)‖_F², min_ij f̃(M_t)_ij); shape (steps+1, 2)."""
+    return _P.gd_trace(X, W, lam, eta, int(steps), M0, causal=bool(causal))
 
 
 def attention_pruning_binarize(scores, rho):

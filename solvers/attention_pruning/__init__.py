@@ -12,6 +12,7 @@ from ._baselines import wanda as wanda
 from ._gd import GDResult as GDResult
 from ._gd import binarize as binarize
 from ._gd import binarize_count as binarize_count
+from ._gd import gd_trace as gd_trace
 from ._gd import gradient as gradient
 from ._gd import iteration_flops as iteration_flops
 from ._gd import local_lipschitz as local_lipschitz
@@ -22,7 +23,7 @@ from ._gd import run_gd as run_gd
 from ._gd import theorem_lipschitz as theorem_lipschitz
 
 __all__ = [
-    "GDResult", "SparseGPTResult", "binarize", "binarize_count", "count_pruned", "gradient", "iteration_flops",
+    "GDResult", "SparseGPTResult", "binarize", "binarize_count", "count_pruned", "gd_trace", "gradient", "iteration_flops",
     "local_lipschitz", "loss", "magnitude", "prune", "prune_qk", "relative_error", "run_gd", "sparsegpt",
     "sparsegpt_flops", "theorem_lipschitz", "wanda",
 ]

@@ -26,6 +26,7 @@ __all__ = [
     "GDResult",
     "binarize",
     "binarize_count",
+    "gd_trace",
     "gradient",
     "iteration_flops",
     "local_lipschitz",
@@ -148,6 +149,40 @@ def run_gd(X, W, lam, eta, steps, *, M0=None, causal: bool = False, momentum: fl
     steps = positive_int(steps, "steps", allow_zero=True)
     M, Ls, mfs = _gd(X, W, M0, lam, eta, beta, bool(causal), steps)
     return GDResult(np.asarray(M), np.asarray(Ls), np.asarray(mfs), eta, beta, steps)
+
+
+@partial(jax.jit, static_argnames=("causal", "steps"))
+def _trace(X, W, M0, lam, eta, causal, steps):
+    f = _attn(X, W, causal)
+    n = X.shape[0]
+    allowed = jnp.tril(jnp.ones((n, n), dtype=bool)) if causal else jnp.ones((n, n), dtype=bool)
+
+    def stats(M):
+        ft = _attn(X, M * W, causal)
+        c = ft - f
+        return jnp.stack([0.5 * jnp.sum(c * c), jnp.min(jnp.where(allowed, ft, jnp.inf))])
+
+    def step(M, _):
+        G = _loss_grad(X, W, M, f, lam, causal)[1]
+        return M - eta * G, stats(M)
+
+    M, rows = jax.lax.scan(step, M0, None, length=steps)
+    return jnp.concatenate([rows, stats(M)[None]], axis=0)
+
+
+def gd_trace(X, W, lam, eta, steps, M0, *, causal: bool = False) -> np.ndarray:
+    """Algorithm 1 from M0 for ``steps`` steps, reporting per iterate t = 0..steps the pair
+    (L_rec(M_t) = ½‖c(M_t)‖_F², min_ij f̃(M_t)_ij over the allowed entries): what the convergence
+    theorems (Thm 4.1 and its corrected form) are stated in."""
+    X, W = square_like(X, W)
+    M0 = float_matrix(M0, "M0", shape=W.shape)
+    lam, eta = nonneg_real(lam, "lam"), nonneg_real(eta, "eta")
+    if eta == 0:
+        raise ValueError("eta=0.0 must be > 0")
+    steps = positive_int(steps, "steps", allow_zero=True)
+    # one compilation per power-of-two length (the rows past ``steps`` are computed and dropped)
+    length = max(16, 1 << max(steps - 1, 0).bit_length())
+    return np.asarray(_trace(X, W, M0, lam, eta, bool(causal), length))[: steps + 1]
 
 
 def theorem_lipschitz(X, W, lam) -> float:
