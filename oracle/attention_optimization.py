@@ -24,7 +24,8 @@ __all__ = ["alpha", "c_entry", "classical_matmul", "exp_entrywise", "f_row", "h_
            "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
            "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form",
            "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg", "L_tot", "READINGS", "gradient_tot",
-           "hessian_blocks", "hessian_entry_xx", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
+           "hessian_blocks", "hessian_entry_xx",
+           "hessian_xx", "hessian_xy", "hessian_yy", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
            "reg_hessian", "unvec_cols", "minimiser"]
 
 
@@ -291,6 +292,21 @@ def hessian_blocks(A1, A2, A3, B, x, y):
     H = hessian_tot(A1, A2, A3, B, None, x, y)
     k = A1.cols ** 2
     return H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]
+
+
+def hessian_xy(A1, A2, A3, B, x, y):
+    """H_xy = ∂²L_half/∂x∂yᵀ (d² × d²) alone, by numerical differentiation (d⁴ mixed partials)."""
+    return derivatives.cross_hessian(lambda xx, yy: L_half(A1, A2, A3, B, xx, yy), x, y)
+
+
+def hessian_yy(A1, A2, A3, B, x, y):
+    """H_yy = ∂²L_half/∂y∂yᵀ (d² × d²) alone, by numerical differentiation."""
+    return derivatives.hessian(lambda z: L_half(A1, A2, A3, B, x, z), y)
+
+
+def hessian_xx(A1, A2, A3, B, x, y):
+    """H_xx = ∂²L_half/∂x∂xᵀ (d² × d²) alone, by numerical differentiation."""
+    return derivatives.hessian(lambda z: L_half(A1, A2, A3, B, z, y), x)
 
 
 def hessian_entry_xx(A1, A2, A3, B, x, y, j0: int, i0: int):

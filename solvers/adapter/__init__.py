@@ -8,11 +8,15 @@ this file only re-exports their public names.
 
 from ._attention_kernel_regression import *  # noqa: F403
 from ._attention_kernel_regression import __all__ as _kr
+from ._attention_optimization import *  # noqa: F403
+from ._attention_optimization import __all__ as _ao
 from ._attention_pruning import *  # noqa: F403
 from ._attention_pruning import __all__ as _ap
+from ._kernel_ridge import *  # noqa: F403
+from ._kernel_ridge import __all__ as _klr
 from ._linear_algebra import *  # noqa: F403
 from ._linear_algebra import __all__ as _la
 from ._softmax_regression import *  # noqa: F403
 from ._softmax_regression import __all__ as _sm
 
-__all__ = sorted([*_la, *_kr, *_sm, *_ap])
+__all__ = sorted([*_la, *_kr, *_sm, *_ap, *_ao, *_klr])
