@@ -14,6 +14,11 @@ same matrix:
   columns of a matrix) without forming it. The exact matrix is documented in each docstring.
 * ``<name>(M, m, *, key)`` does both.
 
+Bad input: ``*_apply`` validates the bits it is given (integer dtypes, rows in range, signs ±1,
+sizes ≥ 1, a real finite Gaussian ``g``) and the data (real, finite).  A result whose computation
+overflowed in an intermediate step is recomputed on columns scaled by exact powers of two; a result
+that is itself beyond float64 raises ``ValueError`` naming the overflow.  Keys: :func:`as_key`.
+
 All conventions are 0-indexed. ``H_N`` is the unnormalised Sylvester–Hadamard matrix of order
 ``N = 2^k``: ``H_N[a, b] = (−1)^{popcount(a & b)}`` (spec ``def.hadamard``).
 """
