@@ -485,7 +485,7 @@ def _sparse_bits(bits, kind):
     return m, rows, signs
 
 
-def sketch_int_matrix(kind: str, bits, n: int | None = None):
+def sketch_int_matrix(kind: str, bits):
     """The sketch as ``S = T/√q`` with ``T`` an integer (or, for Gaussian, dyadic) numpy object matrix.
 
     Returns ``(T, q, shift)``: ``S = T·2^{−shift}/√q`` exactly.  ``kind`` is ``"srht"``, ``"osnap"``,

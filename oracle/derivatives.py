@@ -12,31 +12,35 @@ their own step.  Steps are ``h_i = σ_i·2^-(T+16)``; the stencil points ``x ± 
 formed exactly (the precision is raised to hold them).  ``f`` is evaluated at a working precision
 ``wp`` raised with the function's magnitude: with ``F`` the largest ``|f|`` on the stencil, each value
 is taken to carry an error of at most ``max(F·2^(24 − wp), 16·e·2^(p − wp))``, where ``e`` is the
-measured difference of ``f(x)`` at the first-pass precision and at ``p`` = that minus ``T`` bits (so
-precision that ``f`` loses internally to cancellation is measured, not assumed away).  The first pass
-uses ``wp = 3T + 44`` bits for first derivatives and ``4T + 60`` for second ones; when an entry's noise
-(that error times the stencil's weights over its step product) exceeds its tolerance — a derivative
-small against ``F`` (``∂/∂x₂`` of ``½(x₁² + x₂²)`` at ``(10³⁰⁰, 1)``), or an exact zero — ``wp`` is
-raised by the deficit and the entry recomputed; successive passes must agree to within their noise.
+measured difference of ``f`` at the first stencil point at the first-pass precision and at ``p`` =
+that minus ``T`` bits (so precision that ``f`` loses internally to cancellation is measured, not
+assumed away).  The first pass uses ``wp = Z + T + 48 − log2 σ_min`` bits for first derivatives and
+``Z + 2T + 64 − 2 log2 σ_min`` for second ones (``Z`` below), at which the noise of every entry is
+already under the zero floor, so an exact zero costs no second pass; when an entry's noise (that error
+times the stencil's weights over its step product) exceeds its tolerance — a derivative small against
+``F`` (``∂/∂x₂`` of ``½(x₁² + x₂²)`` at ``(10³⁰⁰, 1)``), or an ``f`` that measurably loses precision —
+``wp`` is raised by the deficit and the entry recomputed; after a raise, two successive passes must
+also agree to within the tolerance.
 
 **Guarantee** (for ``f`` computed at the working precision it is called at, with rounding errors near
-the stencil like those measured at ``x``): every entry ``D`` satisfies
-``|D − ∂f| ≤ 2^-T·|∂f| + 2^-(2T + ZERO_BITS)·F + E_trunc``, where ``∂f`` is the exact first (second)
+the stencil like the one measured): every entry ``D`` satisfies
+``|D − ∂f| ≤ 2^-T·|∂f| + 2^-Z·F + E_trunc`` with ``Z = 2T + 256 + 2R`` (``R`` = the spread in bits
+of the exponents of 1 and of the nonzero coordinates of ``x``), where ``∂f`` is the exact first (second)
 derivative and ``E_trunc`` the central-difference truncation error, ``h_i²/6·|∂_i³f|``
 (``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + h_j²)/6`` times fourth derivatives off it) — negligible
 unless ``f`` varies on a scale below ``2^-T/2·σ_i``.  So every entry has ``mp.dps`` significant digits
-unless it is below the zero floor ``2^-(2T+4096)·F`` (a derivative that small is returned as a number
-at most that size): at any magnitude a float64 can hold (the exponent range of mpmath is unbounded,
-so only precision is raised).  Tested in ``tests/test_oracle_derivatives.py`` against closed forms
-from 1e-300 to 1e300 and with mixed scales in one vector.  A claim judged by
-:func:`~oracle.decide_sign` re-evaluates its derivatives at a doubled ``T``, hence with steps
-``2^-T`` times smaller: a truncation error shows there as disagreement between precisions.
+unless it is below the zero floor ``2^-Z·F`` (a derivative that small is returned as a number at
+most that size), at any magnitude a float64 can hold (the exponent range of mpmath is unbounded, so
+only precision is raised).  Tested in ``tests/test_oracle_derivatives.py`` against closed forms from
+1e-300 to 1e300 and with mixed scales in one vector.  A claim judged by :func:`~oracle.decide_sign`
+re-evaluates its derivatives at a doubled ``T``, hence with steps ``2^-T`` times smaller: a truncation error shows there as
+disagreement between precisions.
 
 **Raises:** ``ValueError`` naming the argument when ``x`` (or ``y``) is not a non-empty column of
 finite reals (NaN, ±inf, ``mpc``, complex and non-numbers are refused), when ``f`` is not callable
 or returns anything but a finite real (a finite real column, for :func:`jacobian`) on the stencil;
-:class:`~oracle.UndecidableError` when successive passes at raised precision disagree beyond their
-noise (``f`` loses precision erratically) until ``MAX_WP_FACTOR·T + 2·ZERO_BITS`` working bits.
+:class:`~oracle.UndecidableError` when successive passes at raised precision keep disagreeing beyond
+the tolerance (``f`` loses precision erratically) until ``MAX_WP_FACTOR·T + 2Z`` working bits.
 """
 
 from __future__ import annotations
@@ -53,10 +57,11 @@ __all__ = ["MAX_WP_FACTOR", "NOISE_GUARD", "STEP_GUARD", "ZERO_BITS", "cross_hes
 STEP_GUARD = 16
 #: bits of the working precision that ``f`` may lose to its own rounding (the noise model).
 NOISE_GUARD = 24
-#: a derivative below 2^-(2T + ZERO_BITS)·F (F = max |f| on the stencil) is returned as a number of at
-#: most that size: 4096 bits resolve ½(x₁² + x₂²) at (1e300, 1e-300), any float64 magnitudes of a quadratic.
-ZERO_BITS = 4096
-#: the working precision is never raised beyond MAX_WP_FACTOR·T + 2·ZERO_BITS bits (then UndecidableError).
+#: a derivative below the zero floor 2^-Z·F, Z = 2T + ZERO_BITS + 2R (F = max |f| on the stencil, R the
+#: spread in bits of the exponents of 1 and of the point's nonzero coordinates) is returned as a number of
+#: at most that size; the 2R term resolves p'(x) of a cubic at 1e±300 and ½(x₁² + x₂²) at (1e300, 1e-300).
+ZERO_BITS = 256
+#: the working precision is never raised beyond MAX_WP_FACTOR·T + 2·(ZERO_BITS + 2R) bits (then UndecidableError).
 MAX_WP_FACTOR = 16
 _PASSES = 6
 
@@ -94,6 +99,13 @@ class _Stencil:
         self.cache = {}
         self.rows = None
         self.measured = None
+        exps = [0] + [v._mpf_[2] + v._mpf_[3] for v in pt if v]
+        self.spread = max(exps) - min(exps)  # R: exponents of the nonzero coordinates and of 1
+        self.zero_bits = 2 * target + ZERO_BITS + 2 * self.spread  # Z
+        # first-pass precisions at which the noise of any entry is already under the zero floor
+        low = -min(self.sexp)
+        self.wp1 = self.zero_bits + target + STEP_GUARD + NOISE_GUARD + low + 8
+        self.wp2 = self.zero_bits + 2 * (target + STEP_GUARD + low) + NOISE_GUARD + 8
 
     def coords(self, offsets):
         out = [v._mpf_ for v in self.pt]
@@ -128,13 +140,13 @@ class _Stencil:
             out = out[0]
         return [+check_mp(out, f"f({where})")]
 
-    def center_error(self, wp):
-        """The measured rounding error of f(x) at ``wp − T`` bits (per component) and that precision:
-        f evaluated at x at ``wp`` and at ``wp − T``; their difference shows precision that f loses
-        internally (cancellation) beyond what its magnitude shows."""
+    def measure_error(self, offsets, wp):
+        """The measured rounding error of f at the stencil point ``offsets`` at ``wp − T`` bits (per
+        component) and that precision: f evaluated there at ``wp`` (needed anyway) and at ``wp − T``;
+        their difference shows precision that f loses internally (cancellation) beyond its magnitude."""
         if self.measured is None:
             lo = wp - self.target
-            hi_v, lo_v = self.value((), wp), self.value((), lo)
+            hi_v, lo_v = self.value(offsets, wp), self.value(offsets, lo)
             with mp.workprec(wp):
                 self.measured = ([abs(a - b) for a, b in zip(hi_v, lo_v)], lo)
         return self.measured
@@ -142,7 +154,7 @@ class _Stencil:
     def combine(self, terms, wp, step_exp):
         """Σ coef·f(point) / 2^step_exp at ``wp``, with the magnitude F and the rounding noise bound:
         each value is taken to be off by max(F·2^(NOISE_GUARD − wp), 16·e·2^(p − wp)), where e is the
-        error of f(x) measured at p bits (:meth:`center_error`)."""
+        error of f measured at p bits (:meth:`measure_error`)."""
         values = [(c, self.value(off, wp)) for c, off in terms]
         errors, at = self.measured
         m = len(values[0][1])
@@ -156,50 +168,49 @@ class _Stencil:
 
 
 def _entry(st: _Stencil, terms, step_exp, wp0):
-    """One derivative (a list over F's components), raising precision until it meets its tolerance."""
+    """One derivative (a list over F's components), raising precision until it meets its tolerance.
+
+    The first pass is accepted when its noise bound is under the tolerance.  Once precision had to be
+    raised, the noise model was not enough on its own: a pass is accepted only when it also agrees with
+    the previous one to within the tolerance (else it is repeated at a higher precision), so an ``f``
+    whose rounding error does not shrink as modelled is resolved or refused, never guessed.
+    """
     T = st.target
-    cap = MAX_WP_FACTOR * T + 2 * ZERO_BITS
+    zero_bits = st.zero_bits
+    cap = MAX_WP_FACTOR * T + 2 * zero_bits
     wp, prev = wp0, None
-    st.center_error(wp0)
+    st.measure_error(terms[0][1], wp0)
     for _ in range(_PASSES):
         sums, mags, noise = st.combine(terms, wp, step_exp)
         need = 0
         for r, (d, F, nz) in enumerate(zip(sums, mags, noise)):
-            tol = max(mp.ldexp(abs(d), -T - 4), mp.ldexp(F, -2 * T - ZERO_BITS))
-            if prev is not None and abs(d - prev[0][r]) > 2 * (prev[1][r] + nz) + tol:
-                need = max(need, int(mp.log(abs(d - prev[0][r]) / (max(nz, tol) or mp.ldexp(1, -wp)), 2)) + 8)
-                continue
+            tol = max(mp.ldexp(abs(d), -T - 4), mp.ldexp(F, -zero_bits))
             if nz > tol:
                 need = max(need, int(mp.log(nz / tol, 2)) + 8)
+            if prev is not None and abs(d - prev[r]) > 2 * tol:
+                # the error of the previous pass is about the disagreement; its decay with precision is
+                # what the noise model got wrong, so assume only half the modelled rate
+                need = max(need, 32, 2 * int(mp.log(abs(d - prev[r]) / tol, 2)) + 8)
         if need == 0:
             return sums
-        prev, wp = (sums, noise), wp + need
+        prev, wp = sums, wp + need
         if wp > cap:
             break
     raise UndecidableError(f"a derivative of f could not be resolved to {T} bits below {cap} working bits "
-                           f"(f loses more precision than its magnitude shows)")
-
-
-def _wp1(T):
-    return 3 * T + STEP_GUARD + NOISE_GUARD + 4
-
-
-def _wp2(T):
-    return 4 * T + 2 * STEP_GUARD + NOISE_GUARD + 4
+                           f"(successive precisions disagree: f loses precision erratically)")
 
 
 def _first(st, i):
     terms = ((1, ((i, 1),)), (-1, ((i, -1),)))
-    return _entry(st, terms, st.hexp[i] + 1, _wp1(st.target))
+    return _entry(st, terms, st.hexp[i] + 1, st.wp1)
 
 
 def _second(st, i, j):
-    T = st.target
     if i == j:
         terms = ((1, ((i, 1),)), (-2, ()), (1, ((i, -1),)))
-        return _entry(st, terms, 2 * st.hexp[i], _wp2(T))
+        return _entry(st, terms, 2 * st.hexp[i], st.wp2)
     terms = ((1, ((i, 1), (j, 1))), (-1, ((i, 1), (j, -1))), (-1, ((i, -1), (j, 1))), (1, ((i, -1), (j, -1))))
-    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 2, _wp2(T))
+    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 2, st.wp2)
 
 
 def _result(rows):

@@ -2,7 +2,8 @@
 right or refuse").
 
 The guarantee under test is the one :mod:`oracle.derivatives` states: every entry ``D`` of a
-derivative has ``|D − ∂f| ≤ 2^-T·|∂f| + 2^-(2T+ZERO_BITS)·F`` (T = mp.prec, F = max |f| near x), i.e.
+derivative has ``|D − ∂f| ≤ 2^-T·|∂f| + 2^-Z·F`` (T = mp.prec, F = max |f| near x, Z = 2T + 256 + 2R
+with R the spread of the exponents of 1 and of the point's coordinates), i.e.
 ``mp.dps`` significant digits unless the exact derivative is below the zero floor.  References are
 the closed forms evaluated at three times the working precision.  Magnitudes run from 1e-300 to
 1e300, with mixed scales inside one vector, drawn by Hypothesis as scale factors 2^k.
@@ -26,19 +27,26 @@ def _reference(fn):
         return fn()
 
 
-def _check_entry(D, exact, F, what):
+def _zero_bits(*points):
+    """Z = 2T + ZERO_BITS + 2R, R the spread of the exponents of 1 and of the nonzero coordinates."""
+    exps = [0] + [v._mpf_[2] + v._mpf_[3] for p in points for v in p if v]
+    return 2 * mp.prec + derivatives.ZERO_BITS + 2 * (max(exps) - min(exps))
+
+
+def _check_entry(D, exact, F, what, zero_bits=None):
     T = mp.prec
     err = abs(D - exact)
-    bound = mp.ldexp(abs(exact), -T) + mp.ldexp(abs(F), -2 * T - derivatives.ZERO_BITS)
+    Z = 2 * T + derivatives.ZERO_BITS if zero_bits is None else zero_bits
+    bound = mp.ldexp(abs(exact), -T) + mp.ldexp(abs(F), -Z)
     assert err <= bound, (f"{what}: got {mp.nstr(D, 20)}, exact {mp.nstr(exact, 20)} "
                           f"(error {mp.nstr(err, 3)} > {mp.nstr(bound, 3)})")
 
 
-def _check_matrix(D, exact, F, what):
+def _check_matrix(D, exact, F, what, zero_bits=None):
     assert (D.rows, D.cols) == (exact.rows, exact.cols), f"{what}: shape {D.rows}x{D.cols} vs {exact.rows}x{exact.cols}"
     for i in range(D.rows):
         for j in range(D.cols):
-            _check_entry(D[i, j], exact[i, j], F, f"{what}[{i},{j}]")
+            _check_entry(D[i, j], exact[i, j], F, f"{what}[{i},{j}]", zero_bits)
 
 
 # --------------------------------------------------------------------------- the issue's cases
@@ -48,7 +56,7 @@ def test_square_at_1e60_and_1e50():
     """Issue 9: gradient of x² at 1e60 was 0.0 (true 2e60); at 1e50 its relative error was 2e-11."""
     for x in (1e60, 1e50):
         g = derivatives.gradient(lambda v: v[0] ** 2, to_mp([x]))
-        _check_entry(g[0], 2 * mp.mpf(x), mp.mpf(x) ** 2, f"d/dx x² at {x}")
+        _check_entry(g[0], 2 * mp.mpf(x), mp.mpf(x) ** 2, f"d/dx x² at {x}", _zero_bits(to_mp([x])))
 
 
 def test_softmax_true_gradient_at_mixed_scales_matches_closed_form():
@@ -57,7 +65,7 @@ def test_softmax_true_gradient_at_mixed_scales_matches_closed_form():
     A, b, w, x = np.eye(2), np.array([0.5, 0.5]), np.array([1.0, 1.0]), np.array([1e45, 1.0])
     g = S.true_gradient(A, b, w, x)
     exact = _reference(lambda: S.grad_closed(A, b, w, x))
-    _check_matrix(g, exact, S.L(A, b, w, x), "true_gradient")
+    _check_matrix(g, exact, S.L(A, b, w, x), "true_gradient", _zero_bits(to_mp(x)))
     assert abs(g[1] - 1) < mp.mpf(10) ** -40, f"∂L/∂x₂ = {g[1]}, must be 1 (L_exp is saturated, L_reg gives x₂)"
 
 
@@ -71,9 +79,10 @@ def test_polynomial_derivatives_at_every_magnitude(x):
     xm = to_mp([x])
     F = 2 * abs(_reference(lambda: p(xm))) + 5
     g = derivatives.gradient(p, xm)
-    _check_entry(g[0], _reference(lambda: 3 * xm[0] ** 2 - 4 * xm[0]), F, f"p'({x})")
+    Z = _zero_bits(xm)
+    _check_entry(g[0], _reference(lambda: 3 * xm[0] ** 2 - 4 * xm[0]), F, f"p'({x})", Z)
     H = derivatives.hessian(p, xm)
-    _check_entry(H[0, 0], _reference(lambda: 6 * xm[0] - 4), F, f"p''({x})")
+    _check_entry(H[0, 0], _reference(lambda: 6 * xm[0] - 4), F, f"p''({x})", Z)
 
 
 @pytest.mark.parametrize("x", MAGNITUDES)
@@ -83,12 +92,13 @@ def test_exp_and_log_at_every_magnitude(x):
     xm = to_mp([x])
     c = xm[0]
     g = derivatives.gradient(lambda v: mp.exp(v[0] / c), xm)
-    _check_entry(g[0], _reference(lambda: mp.e / c), mp.e * 2, f"d/dx exp(x/{x})")
+    Z = _zero_bits(xm)
+    _check_entry(g[0], _reference(lambda: mp.e / c), mp.e * 2, f"d/dx exp(x/{x})", Z)
     g = derivatives.gradient(lambda v: mp.log(v[0]), xm)
     F = abs(mp.log(c)) + 1
-    _check_entry(g[0], _reference(lambda: 1 / c), F, f"d/dx log x at {x}")
+    _check_entry(g[0], _reference(lambda: 1 / c), F, f"d/dx log x at {x}", Z)
     H = derivatives.hessian(lambda v: mp.log(v[0]), xm)
-    _check_entry(H[0, 0], _reference(lambda: -1 / c**2), F, f"d²/dx² log x at {x}")
+    _check_entry(H[0, 0], _reference(lambda: -1 / c**2), F, f"d²/dx² log x at {x}", Z)
 
 
 def test_feature_of_scale_one_at_a_large_point():
@@ -96,7 +106,7 @@ def test_feature_of_scale_one_at_a_large_point():
     to the point (≈10⁻¹¹) would smear the exponential; the step is absolute above 1."""
     x0 = mp.mpf(1e45)
     g = derivatives.gradient(lambda v: mp.exp(v[0] - x0), mp.matrix([x0 + 1]))
-    _check_entry(g[0], _reference(lambda: mp.e), mp.e * 2, "d/dx exp(x − 1e45)")
+    _check_entry(g[0], _reference(lambda: mp.e), mp.e * 2, "d/dx exp(x − 1e45)", _zero_bits([x0 + 1]))
 
 
 # --------------------------------------------------------------------------- mixed scales in one vector
@@ -120,10 +130,10 @@ def test_quadratic_plus_product_at_mixed_scales(x, w):
     F = 2 * _reference(lambda: mp.fsum(wm[i] * xm[i] ** 2 for i in range(3)) + abs(xm[0] * xm[1] * xm[2]))
     g = derivatives.gradient(f, xm)
     exact_g = _reference(lambda: mp.matrix([wm[i] * xm[i] + xm[(i + 1) % 3] * xm[(i + 2) % 3] for i in range(3)]))
-    _check_matrix(g, exact_g, F, f"∇f at {x.tolist()}")
+    _check_matrix(g, exact_g, F, f"∇f at {x.tolist()}", _zero_bits(xm))
     H = derivatives.hessian(f, xm)
     exact_H = _reference(lambda: mp.matrix([[wm[i] if i == j else xm[3 - i - j] for j in range(3)] for i in range(3)]))
-    _check_matrix(H, exact_H, F, f"∇²f at {x.tolist()}")
+    _check_matrix(H, exact_H, F, f"∇²f at {x.tolist()}", _zero_bits(xm))
 
 
 @settings(max_examples=15, deadline=None)
@@ -141,9 +151,10 @@ def test_log_sum_exp_at_every_scale(v, k):
         return mp.matrix([t / mp.fsum(e) for t in e])
 
     F = 2 * (abs(_reference(lambda: lse(xm))) + 1)
-    _check_matrix(derivatives.gradient(lse, xm), _reference(p), F, f"∇lse at 2^{k}·{v}")
+    Z = _zero_bits(xm)
+    _check_matrix(derivatives.gradient(lse, xm), _reference(p), F, f"∇lse at 2^{k}·{v}", Z)
     exact_H = _reference(lambda: mp.diag(list(p())) - p() * p().T)
-    _check_matrix(derivatives.hessian(lse, xm), exact_H, F, f"∇²lse at 2^{k}·{v}")
+    _check_matrix(derivatives.hessian(lse, xm), exact_H, F, f"∇²lse at 2^{k}·{v}", Z)
 
 
 @settings(max_examples=15, deadline=None)
@@ -155,7 +166,8 @@ def test_cross_hessian_at_mixed_scales(x, y):
     F = 4 * _reference(lambda: (abs(xm[0] * ym[0]) + abs(xm[1] * ym[1])) ** 2)
     exact = _reference(lambda: mp.matrix([[2 * ym[a] * xm[b] + (2 * (xm[0] * ym[0] + xm[1] * ym[1]) if a == b else 0)
                                            for b in range(2)] for a in range(2)]))
-    _check_matrix(derivatives.cross_hessian(f, xm, ym), exact, F, f"cross Hessian at x={x.tolist()}, y={y.tolist()}")
+    _check_matrix(derivatives.cross_hessian(f, xm, ym), exact, F, f"cross Hessian at x={x.tolist()}, y={y.tolist()}",
+                  _zero_bits(xm, ym))
 
 
 @settings(max_examples=15, deadline=None)
@@ -167,7 +179,7 @@ def test_jacobian_at_mixed_scales(x):
     F = lambda v: mp.matrix([v[0] * v[1], v[1] ** 2, mp.exp(v[0] / c)])  # noqa: E731
     mag = 2 * _reference(lambda: abs(xm[0] * xm[1]) + xm[1] ** 2 + mp.e)
     exact = _reference(lambda: mp.matrix([[xm[1], xm[0]], [0, 2 * xm[1]], [mp.e / c, 0]]))
-    _check_matrix(derivatives.jacobian(F, xm), exact, mag, f"J at {x.tolist()}")
+    _check_matrix(derivatives.jacobian(F, xm), exact, mag, f"J at {x.tolist()}", _zero_bits(xm))
 
 
 @settings(max_examples=15, deadline=None)
@@ -180,9 +192,10 @@ def test_softmax_loss_gradient_and_hessian_at_every_scale(k, v):
     b, w = np.array([0.2, 0.3, 0.5]), np.array([1.0, 0.5, 2.0])
     x = np.array([v[0] * 2.0**k, v[1]])
     F = 2 * _reference(lambda: S.L(A, b, w, x)) + 1
-    _check_matrix(S.true_gradient(A, b, w, x), _reference(lambda: S.grad_closed(A, b, w, x)), F, f"∇L at {x.tolist()}")
+    Z = _zero_bits(to_mp(x))
+    _check_matrix(S.true_gradient(A, b, w, x), _reference(lambda: S.grad_closed(A, b, w, x)), F, f"∇L at {x.tolist()}", Z)
     _check_matrix(S.true_hessian(A, b, w, x), _reference(lambda: S.hessian_closed(A, b, w, x)), F,
-                  f"∇²L at {x.tolist()}")
+                  f"∇²L at {x.tolist()}", Z)
 
 
 # --------------------------------------------------------------------------- precision, zeros, refusal
@@ -198,7 +211,8 @@ def test_stated_digits_at_each_precision(dps):
             x[1] * mp.exp(x[0] * x[1]) + mp.cos(x[0]) * x[2] ** 3,
             x[0] * mp.exp(x[0] * x[1]) + 2 * x[1] / (1 + x[1] ** 2),
             3 * mp.sin(x[0]) * x[2] ** 2]))
-        _check_matrix(derivatives.gradient(f, x), exact, 2 * _reference(lambda: abs(f(x))) + 2, f"∇f at {dps} digits")
+        _check_matrix(derivatives.gradient(f, x), exact, 2 * _reference(lambda: abs(f(x))) + 2, f"∇f at {dps} digits",
+                      _zero_bits(x))
 
 
 def test_exact_zero_derivative_is_zero():
@@ -206,7 +220,7 @@ def test_exact_zero_derivative_is_zero():
     even when f is huge (the precision is raised to the floor, never a wrong nonzero)."""
     f = lambda v: mp.mpf(10) ** 200 * v[0] ** 2  # noqa: E731
     g = derivatives.gradient(f, mp.matrix([mp.mpf(3), mp.mpf(1e-200)]))
-    _check_entry(g[0], mp.mpf(6) * mp.mpf(10) ** 200, mp.mpf(9e200), "∂f/∂x₀")
+    _check_entry(g[0], mp.mpf(6) * mp.mpf(10) ** 200, mp.mpf(9e200), "∂f/∂x₀", _zero_bits([mp.mpf(3), mp.mpf(1e-200)]))
     assert g[1] == 0, f"∂f/∂x₁ = {g[1]}, must be 0 (f does not depend on x₁)"
 
 
@@ -217,12 +231,25 @@ def test_hessian_is_symmetric():
 
 
 def test_erratic_function_is_refused():
-    """f loses precision erratically (noise ≈ 2^(600 − wp/2), far above its magnitude's share): the
-    passes at raised precision never agree, so the derivative is refused, not guessed."""
+    """f carries a rounding error of 2^300 that no working precision removes (far above its
+    magnitude's share): the passes at raised precision never agree, so the derivative is refused,
+    not guessed."""
     rng = np.random.default_rng(1)
+
+    def f(v):
+        return mp.ldexp(1, 600) + v[0] + mp.ldexp(mp.mpf(rng.random()), 300)
+
+    with pytest.raises(UndecidableError, match="could not be resolved"):
+        derivatives.gradient(f, mp.matrix([mp.mpf(1)]))
+
+
+def test_function_losing_half_its_precision_is_still_right():
+    """f's rounding error shrinks only like 2^(600 − wp/2), slower than the noise model assumes: the
+    passes at raised precision must agree before a value is returned, so it is right to mp.dps digits."""
+    rng = np.random.default_rng(2)
 
     def f(v):
         return mp.ldexp(1, 600) + v[0] + mp.ldexp(mp.mpf(rng.random()), 600 - mp.prec // 2)
 
-    with pytest.raises(UndecidableError, match="could not be resolved"):
-        derivatives.gradient(f, mp.matrix([mp.mpf(1)]))
+    g = derivatives.gradient(f, mp.matrix([mp.mpf(1)]))
+    assert abs(g[0] - 1) <= mp.ldexp(1, -mp.prec), f"d/dx = {g[0]}, must be 1 to {mp.dps} digits"
