@@ -199,10 +199,11 @@ claims.check(
     "attention_kernel_regression.thmL.3.allxy",
     "∀x, y: ‖WᵀWx − y‖ ≤ (1+ε̂)‖Kx − y‖ for W = W_g(X)",
     hypotheses=f"X ∈ R^{{d×n}} (d ≤ 2, n ≤ 5), W = W_g(X) of the implementation's bits (rows per degree "
-               f"{_ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for every y; near Kx "
-               "the right side is small)",
+               f"{_ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
+               "every y; near Kx the right side is small)",
     instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25,
-    notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). The proof of Theorem L.3 uses it to pass "
+    notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
+          "The proof of Theorem L.3 uses it to pass "
           "the sketch's residual to the kernel's.")(_allxy_check)
 
 

@@ -1,0 +1,274 @@
+"""Adapter checks of Section L of paper 004: Algorithm 8's sketch and the features W_g from given random
+bits, the feature bits' format, Algorithm 7R's guarantee, Algorithm 7's first step, and the operation
+counts the running-time claims read.
+
+Tolerance rules (u = 2⁻⁵³; first-order rounding analysis of the algorithm as specified):
+- ``tensor_sketch``, ``attention_features``: entry (k, i) of a degree-p block satisfies
+  |ẑ − z| ≤ (γ_p + 2)·u·a_p(x_i), where a_p is the entry's magnitude computed with absolute values
+  (:func:`oracle.attention_kernel_ridge.sketch_magnitude`) and
+  γ_p = p·(log₂d' + 2) + (p − 1)·(2 log₂m' + 3): each leaf Tx costs log₂d' butterfly levels plus the scaling,
+  each TensorSRHT node adds the two FWHTs' log₂m' levels, one product and the scaling, and the errors of a
+  product of p leaves add up (p leaves, p − 1 internal nodes counted with multiplicity); W_g's division by
+  √l! adds 2u.  The exact side is built by the oracle from the same bits.
+- ``kernel_ridge_solve``: the guarantee ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ plus the rounding of the residual the solver
+  measures, 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ (one exp and a d-term inner product per entry, an n-term sum).
+- ``preconditioned_gd`` (one step, ``max_iter = 1``): x̂₁ = SᵀRΦᵀRᵀSy exactly as stated; relative error
+  ≤ 64·(m + s + n)·u·κ(SWᵀ)² (backward-stable SVD: first order κ(SWᵀ); the explicitly formed
+  Φ = (WSᵀR)ᵀ(WSᵀR) and R = UΣ^{-2} add a second factor); instances with κ(SWᵀ) > 1e4 are skipped.
+- ``attention_feature_bits``: the format of :mod:`solvers.sketches` for every degree (T_l an SRHT R^d → R^{m_l},
+  S_l a TensorSRHT R^{m_l} × R^{m_l} → R^{m_l}); exact.
+- ``*_ops``: a positive integer at least the number of output entries written (a count below that cannot be
+  the work of computing them).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+from mpmath import mp
+
+from oracle import attention_kernel_regression as O
+from oracle import attention_kernel_ridge as R
+from oracle import linalg, to_mp
+
+from ..contract import AdapterSet, U, output, within
+from ..toolkit import require
+from ..toolkit.strategies import dims, matrices, scalars, vectors
+
+__all__ = ["adapters"]
+
+adapters = AdapterSet()
+
+
+def _pow2(n):
+    return 1 << (int(n) - 1).bit_length()
+
+
+def _srht_bits_data(d, m):
+    """Valid SRHT bits ``R^d → R^m`` drawn as data (format of solvers.sketches.srht_bits)."""
+    p = _pow2(d)
+    return st.builds(lambda s, r: {"n": np.int64(d), "signs": np.asarray(s, np.int8), "rows": np.asarray(r, np.int64)},
+                     st.lists(st.sampled_from([-1, 1]), min_size=p, max_size=p),
+                     st.lists(st.integers(0, p - 1), min_size=m, max_size=m))
+
+
+def _tensor_bits_data(m):
+    p = _pow2(m)
+    signs = st.lists(st.sampled_from([-1, 1]), min_size=p, max_size=p)
+    rows = st.lists(st.integers(0, p - 1), min_size=m, max_size=m)
+    return st.builds(lambda s1, s2, r1, r2: {"d1": np.int64(m), "d2": np.int64(m), "signs1": np.asarray(s1, np.int8),
+                                             "signs2": np.asarray(s2, np.int8), "rows1": np.asarray(r1, np.int64),
+                                             "rows2": np.asarray(r2, np.int64)}, signs, signs, rows, rows)
+
+
+def _gamma(p, d, m):
+    return p * (math.log2(_pow2(d)) + 2) + (p - 1) * (2 * math.log2(_pow2(m)) + 3)
+
+
+def _block_error(got, exact, X, p, m, scale=1):
+    """max over entries of |ẑ − z| / ((γ_p + 2)·u·a_p) for one degree-p block (scaled by 1/scale)."""
+    mag = R.sketch_magnitude(X, p, m)
+    tol_unit = (_gamma(p, X.rows, m) + 2) * U
+    worst = mp.mpf(0)
+    for k in range(exact.rows):
+        for i in range(exact.cols):
+            err = abs(mp.mpf(float(got[k, i])) - exact[k, i] / scale)
+            worst = max(worst, err / (tol_unit * mag[0, i] / scale) if mag[0, i] else (mp.inf if err else mp.mpf(0)))
+    return worst
+
+
+def _sketch_instances():
+    return dims(1, 4).flatmap(lambda d: dims(1, 4).flatmap(lambda n: dims(1, 8).flatmap(lambda m: st.tuples(
+        matrices(d, n, max_abs=2.0), st.integers(1, 6), _srht_bits_data(d, m), _tensor_bits_data(m)))))
+
+
+@adapters("tensor_sketch", signature="tensor_sketch(X: (d, n) array, p: int, T_bits: dict, S_bits: dict) -> (m, n) array",
+          doc="𝒵(S, T, X): Algorithm 8 (one SRHT T: R^d → R^m, one TensorSRHT S: R^m × R^m → R^m for every level) "
+              "on each column x_i, sketching x_i^{⊗p}",
+          tolerance="|ẑ − z| ≤ (γ_p + 2)·u·a_p(x_i), γ_p = p(log₂d' + 2) + (p − 1)(2log₂m' + 3), a_p the "
+                    "absolute-value magnitude",
+          strategy=_sketch_instances, max_examples=25)
+def _tensor_sketch(inst, fn):
+    X, p, T, S = inst
+    m = T["rows"].shape[0]
+    got = output(fn(X.copy(), p, T, S), "tensor_sketch", shape=(m, X.shape[1]))
+    with mp.workdps(50):
+        Xm = to_mp(X)
+        err = _block_error(got, R.tensor_sketch(Xm, p, T, S), Xm, p, m)
+        return within(err, 1, f"p={p}, m={m}: worst |ẑ − z|/tolerance {mp.nstr(err, 4)}")
+
+
+def _feature_instances():
+    return dims(1, 3).flatmap(lambda d: dims(1, 3).flatmap(lambda n: st.lists(dims(1, 5), min_size=1, max_size=4).flatmap(
+        lambda rows: st.tuples(matrices(d, n, max_abs=1.5),
+                               st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows])))))
+
+
+@adapters("attention_features",
+          signature="attention_features(bits: list of [T_bits, S_bits] per degree, X: (d, n) array) -> (1 + Σm_l, n) array",
+          doc="W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!], Z_l = 𝒵(S_l, T_l, X) with degree l (alg.Wg)",
+          tolerance="per degree-l block as tensor_sketch, plus 2u for the division by √l!; row 0 exactly 1",
+          strategy=_feature_instances, max_examples=25)
+def _attention_features(inst, fn):
+    X, bits = inst
+    rows = [T["rows"].shape[0] for T, _ in bits]
+    got = output(fn([list(pair) for pair in bits], X.copy()), "attention_features", shape=(1 + sum(rows), X.shape[1]))
+    with mp.workdps(50):
+        Xm = to_mp(X)
+        worst = mp.mpf(0) if np.all(got[0] == 1.0) else mp.inf
+        r = 1
+        for l, ((T, S), m) in enumerate(zip(bits, rows), start=1):
+            block = R.tensor_sketch(Xm, l, T, S)
+            worst = max(worst, _block_error(got[r:r + m], block, Xm, l, m, scale=mp.sqrt(mp.factorial(l))))
+            r += m
+        return within(worst, 1, f"rows {rows}: worst |ŵ − w|/tolerance {mp.nstr(worst, 4)}")
+
+
+@adapters("attention_feature_bits", signature="attention_feature_bits(d: int, rows: list of int, seed: int) -> "
+                                               "list of [T_bits, S_bits]",
+          doc="independent random bits per degree l = 1..q of W_g: T_l = SRHT bits R^d → R^{m_l}, S_l = TensorSRHT "
+              "bits R^{m_l} × R^{m_l} → R^{m_l} (formats of srht_bits / tensor_srht_bits)",
+          tolerance="exact format: lengths next_pow2, signs ±1, rows in range",
+          strategy=lambda: st.tuples(dims(1, 9), st.lists(dims(1, 9), min_size=1, max_size=4), st.integers(0, 2**16)),
+          max_examples=25, seeded="seed")
+def _attention_feature_bits(inst, fn):
+    d, rows, seed = inst
+    bits = fn(d, list(rows), seed)
+    problems = []
+    if len(bits) != len(rows):
+        problems.append(f"{len(bits)} degrees, should be {len(rows)}")
+    for l, (pair, m) in enumerate(zip(bits, rows), start=1):
+        T, S = pair
+        pd, pm = _pow2(d), _pow2(m)
+        checks = [
+            (int(T["n"]) == d, "T n"), (np.asarray(T["signs"]).shape == (pd,), "T signs length"),
+            (np.all(np.abs(T["signs"]) == 1), "T signs ±1"), (np.asarray(T["rows"]).shape == (m,), "T rows length"),
+            (np.all((0 <= T["rows"]) & (T["rows"] < pd)), "T rows range"),
+            (int(S["d1"]) == m and int(S["d2"]) == m, "S d1 = d2 = m_l"),
+            (np.asarray(S["signs1"]).shape == (pm,) and np.asarray(S["signs2"]).shape == (pm,), "S signs length"),
+            (np.all(np.abs(S["signs1"]) == 1) and np.all(np.abs(S["signs2"]) == 1), "S signs ±1"),
+            (np.asarray(S["rows1"]).shape == (m,) and np.asarray(S["rows2"]).shape == (m,), "S rows length"),
+            (np.all((0 <= S["rows1"]) & (S["rows1"] < pm) & (0 <= S["rows2"]) & (S["rows2"] < pm)), "S rows range"),
+        ]
+        problems += [f"degree {l}: {what}" for ok, what in checks if not ok]
+    return within(len(problems), 0, "; ".join(problems) or f"rows {list(rows)}: format as specified")
+
+
+def _ridge_instances():
+    return dims(1, 3).flatmap(lambda d: dims(2, 6).flatmap(lambda n: st.tuples(
+        matrices(d, n, max_abs=0.7), vectors(n, max_abs=2.0), scalars(0.1, 5.0), scalars(-10.0, -3.0),
+        st.integers(0, 2**16))))
+
+
+@adapters("kernel_ridge_solve", signature="kernel_ridge_solve(X: (d, n) array, y: (n,) array, lam: float, eps: float, "
+                                           "seed: int) -> (n,) array",
+          doc="x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) (Algorithm 7R: W_g-preconditioned Richardson)",
+          tolerance="‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖",
+          strategy=_ridge_instances, max_examples=10, seeded="seed")
+def _kernel_ridge_solve(inst, fn):
+    X, y, lam, log_eps, seed = inst
+    d, n = X.shape
+    if not np.any(y):
+        y = np.ones(n)
+    eps = 10.0**log_eps
+    x = output(fn(X.copy(), y.copy(), lam, eps, seed), "kernel_ridge_solve", shape=(n,))
+    with mp.workdps(50):
+        Xm, ym, xm = to_mp(X), to_mp(y), to_mp(x)
+        K = R.attention_kernel(Xm)
+        res = linalg.norm2((K + mp.mpf(lam) * mp.eye(n)) * xm - ym)
+        tol = eps * linalg.norm2(ym) + 4 * (n + d + 4) * U * (linalg.spectral_norm(K) + lam) * linalg.norm2(xm)
+        return within(res, tol, f"n={n}, λ={lam:.3g}, ε={eps:.2g}: residual {mp.nstr(res, 4)}")
+
+
+def _gd_instances():
+    return dims(1, 2).flatmap(lambda d: dims(4, 7).flatmap(lambda n: st.lists(dims(1, 2), min_size=1, max_size=2).flatmap(
+        lambda rows: st.tuples(
+            matrices(d, n, max_abs=1.0), vectors(n, max_abs=2.0),
+            st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows]),
+            st.one_of(st.none(), _srht_bits_data(n, min(n - 1, 1 + sum(rows) + 1)))))))
+
+
+def _first_step(W, S, y):
+    """x̂₁ = SᵀRΦᵀRᵀSy of Algorithm 7 (one loop step from z₀ = 0)."""
+    U_, sig, _ = mp.svd_r(S * W.T, full_matrices=False)
+    s = [sig[i] for i in range(len(sig))]
+    require(min(s) > 0 and max(s) / min(s) <= 1e4, "κ(SWᵀ) must be ≤ 1e4 for the stated tolerance")
+    Rm = U_ * mp.diag([1 / v**2 for v in s])
+    phi = Rm.T * S * W.T * W * S.T * Rm
+    return S.T * Rm * (phi.T * (Rm.T * S * y)), max(s) / min(s)
+
+
+@adapters("preconditioned_gd",
+          signature="preconditioned_gd(X: (d, n) array, y: (n,) array, feature_bits, s_bits: dict | None, eps: float, "
+                    "max_iter: int) -> (n,) array",
+          doc="Algorithm 7 as stated: W = W_g(X) from feature_bits, S the SRHT of s_bits (None: S = I_n), SWᵀ = UΣVᵀ, "
+              "R = UΣ^{-2}, z_{t+1} = z_t − Φᵀ(Φz_t − RᵀSy) while ‖WᵀWSᵀRz_t − y‖ ≥ eps, return SᵀRz_t",
+          tolerance="one step (max_iter = 1): ‖x̂₁ − SᵀRΦᵀRᵀSy‖ ≤ 64(m + s + n)·u·κ(SWᵀ)²·‖SᵀRΦᵀRᵀSy‖",
+          strategy=_gd_instances, max_examples=15)
+def _preconditioned_gd(inst, fn):
+    X, y, fbits, sbits = inst
+    n = X.shape[1]
+    require(np.any(y), "y must be nonzero")
+    with mp.workdps(50):
+        Xm = to_mp(X)
+        W = R.kernel_features(Xm, fbits)
+        require(sbits is None or sbits["rows"].shape[0] >= W.rows, "s ≥ m rows")
+        S = mp.eye(n) if sbits is None else O.srht_matrix(sbits)
+        exact, kappa = _first_step(W, S, to_mp(y))
+    try:
+        got = fn(X.copy(), y.copy(), [list(p) for p in fbits], sbits, 1e-300, 1)
+    except ValueError as exc:  # a numerically rank-deficient SWᵀ is refused by name; exactly, κ ≤ 1e4 here
+        return within(mp.inf, 1, f"refused an instance with κ(SWᵀ) = {mp.nstr(kappa, 4)}: {exc}")
+    x = output(got, "preconditioned_gd", shape=(n,))
+    with mp.workdps(50):
+        s_rows = n if sbits is None else sbits["rows"].shape[0]
+        err = linalg.norm2(to_mp(x) - exact)
+        tol = 64 * (W.rows + s_rows + n) * U * kappa**2 * linalg.norm2(exact)
+        return within(err, tol, f"m={W.rows}, s={s_rows}, n={n}, κ(SWᵀ)={mp.nstr(kappa, 4)}")
+
+
+def _ops_check(name, count, outputs):
+    if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
+        return within(mp.inf, 1, f"{name} returned {count!r}, should be an int")
+    return within(outputs, int(count), f"{name} = {int(count)} for {outputs} output entries")
+
+
+@adapters("tensor_sketch_ops", signature="tensor_sketch_ops(d: int, n: int, m: int, p: int, seed: int) -> int",
+          doc="the operation count of Algorithm 8 on n random points of R^d (m rows, degree p), as the implementation "
+              "counts its own work", tolerance="an int ≥ m·n (the outputs)",
+          strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), dims(1, 32), dims(1, 6), st.integers(0, 99)),
+          max_examples=10, seeded="seed")
+def _tensor_sketch_ops(inst, fn):
+    d, n, m, p, seed = inst
+    return _ops_check("tensor_sketch_ops", fn(d, n, m, p, seed), m * n)
+
+
+@adapters("attention_features_ops", signature="attention_features_ops(d: int, n: int, rows: list of int, seed: int) -> int",
+          doc="the operation count of computing W_g on n random points of R^d with the given rows per degree",
+          tolerance="an int ≥ (Σ rows)·n (the outputs)",
+          strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), st.lists(dims(1, 16), min_size=1, max_size=3),
+                                     st.integers(0, 99)),
+          max_examples=10, seeded="seed")
+def _attention_features_ops(inst, fn):
+    d, n, rows, seed = inst
+    return _ops_check("attention_features_ops", fn(d, n, list(rows), seed), sum(rows) * n)
+
+
+@adapters("preconditioned_gd_ops", signature="preconditioned_gd_ops(d: int, n: int, rows: list of int, s: int, "
+                                              "max_iter: int, seed: int) -> int",
+          doc="the operation count of Algorithm 7 on n random points (features, SRHT, SVD, loop of ≤ max_iter steps)",
+          tolerance="an int ≥ m·n (the features W alone)",
+          strategy=lambda: st.tuples(dims(2, 4), dims(16, 64), st.lists(dims(1, 3), min_size=1, max_size=2),
+                                     dims(1, 3), st.integers(0, 99)),
+          max_examples=10, seeded="seed")
+def _preconditioned_gd_ops(inst, fn):
+    d, n, rows, it, seed = inst
+    m = 1 + sum(rows)
+    try:
+        count = fn(d, n, list(rows), n, it, seed)
+    except ValueError:  # a rank-deficient SWᵀ is refused by name (alg.7 defect (v)): no count to judge
+        require(False, "S Wᵀ rank-deficient")
+    return _ops_check("preconditioned_gd_ops", count, m * n)
+
