@@ -24,5 +24,22 @@ from .precision import to_float_array as to_float_array
 from .precision import to_mp as to_mp
 from .precision import workdps as workdps
 
+__all__ = [
+    "DEFAULT_DPS",
+    "LADDER",
+    "Decision",
+    "UndecidableError",
+    "as_float_array",
+    "check_int",
+    "check_mp",
+    "decide_sign",
+    "derivatives",
+    "linalg",
+    "to_float",
+    "to_float_array",
+    "to_mp",
+    "workdps",
+]
+
 # Everything the oracle computes outside an explicit ``workdps`` is at 50 digits, never mpmath's 15.
 mp.dps = DEFAULT_DPS

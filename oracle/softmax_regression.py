@@ -35,7 +35,7 @@ from .precision import check_int, check_mp, to_mp
 __all__ = [
     "R_INF", "B", "B1", "B2", "B_diag", "B_diag1", "B_diag2", "B_paper", "B_rank", "B_rank1", "B_rank2",
     "G_COEFFS", "G_terms", "L", "L_exp", "L_reg", "M22", "M_lem71", "M_lem810", "R_f", "alpha", "beta_paper",
-    "c", "check_problem", "check_vector", "exact_newton", "f", "f_from_u", "g_closed", "generalized_eigs",
+    "c", "check_matrix", "check_problem", "check_vector", "exact_newton", "f", "f_from_u", "g_closed", "generalized_eigs",
     "grad_closed", "hessian_closed", "lem58_bound", "lem726_bound", "softmax_jacobian", "true_gradient",
     "true_hessian", "true_hessian_exp",
 ]
