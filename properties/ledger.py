@@ -200,6 +200,9 @@ def _statistical(claim: Claim, profile: str, impl, result: Result) -> None:
 
 
 _HARNESS_ERRORS = (Exception, SystemExit, AdapterAbort)
+# tracebacks name the project's files relative to the directory holding the packages, so the ledger
+# is the same whether the package is installed or run from a checkout
+_SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
@@ -225,7 +228,7 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
     except _HARNESS_ERRORS as exc:  # a harness or implementation error is reported, never hidden as a verdict
         result.verdict = "inconclusive"
         result.reason = f"error: {type(exc).__name__}: {exc}"
-        result.extra = {"traceback": traceback.format_exc(limit=6)}
+        result.extra = {"traceback": traceback.format_exc(limit=6).replace(_SOURCE_ROOT, "")}
 
 
 def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,

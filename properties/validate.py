@@ -101,7 +101,9 @@ def guard(name: str, fn, timeout: float = DEFAULT_TIMEOUT):
 
 
 def _same(a, b) -> bool:
-    """Bit-for-bit equal outputs (arrays, numbers, tuples of them)."""
+    """Bit-for-bit equal outputs (arrays, numbers, tuples, lists and dicts of them)."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
         return (type(a) is type(b) and len(a) == len(b)) and all(_same(x, y) for x, y in zip(a, b))
     try:
