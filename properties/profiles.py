@@ -1,7 +1,8 @@
 """Hypothesis profiles shared by the ledger, the validator and the tests (``conftest.py`` loads them).
 
-- ``ci``: the test command's profile and the ledger's default; 25 examples a claim.
-- ``dev``: 100 examples a claim.
+- ``ci``: the test command's profile and the ledger's default (:data:`DEFAULT_PROFILE`); 25
+  examples a claim.
+- ``dev``: 100 examples a claim; deeper searches at about 3× the cost.
 - ``thorough``: deep searches; 1000 examples a claim, so ``target()`` has room to push.
 
 Claims with an expensive oracle cap their examples (``max_examples``, scaled with the profile, see
@@ -17,15 +18,24 @@ site-packages and offers them as examples, so a search would depend on whether t
 installed or run from a checkout and on which modules earlier claims happened to import
 (:func:`ignore_local_constants`).
 
-Cost (CPU time of the claims alone, on one core of the development machine, 2 shared cores):
-the whole ledger at ``ci`` took 329 s of claim time for the 197 claims registered before harness
-v2 (``seconds`` summed over the ci ledger; two claims, attention_optimization.lem7.4 and
-lem11.4, take 138 s of it); extrapolated to the 330 claim ids at the same mean, about 9 min on one
-core, so ``--jobs 2`` finishes in about 5-6 min wall clock (the longest claim, about 80 s, bounds
-the tail).  ``dev`` measured 2.9× the ci claim time on the selection
-``softmax_regression.*`` / ``attention_kernel_regression.*`` (single and statistical claims do
-not scale): about 26 min on one core, 14 min with ``--jobs 2``, for 330 claims.  ``thorough`` is
-hours.  The test command uses ``ci``; README's ledger command uses the default profile.
+Cost, measured as process CPU time (``/usr/bin/time``, ``--jobs 1``) on the development machine
+(2 cores shared with other jobs, so wall clock there was 5-9× the CPU time; the ledger's
+``seconds`` are wall clock and inherit that load):
+
+- start-up (imports, two trivial claims): 1.7 s CPU per process (each ``--jobs`` worker pays it once).
+- a sample of 18 claims (every 8th registered claim from softmax_regression.fact4.2.p1 to
+  attention_optimization.lem8.11, without the slow fact4.4.p6): ``ci`` 6.4 s CPU for 420 examples,
+  ``dev`` 18.9 s CPU for 1678 examples, so ``dev`` costs 2.9× ``ci`` (single and statistical claims
+  and capped ``max_examples`` do not scale with the profile).
+- the whole ledger at ``ci``: 329 s of claim time for the 197 claims registered before harness v2
+  (the baseline ledger's ``seconds`` summed); at that mean, 330 claims take about 9-10 min on one
+  core, plus the slow new claims (attention_optimization.lem9.1.p3 took 308 s wall at ~11% of a
+  core, about 35 s CPU), so about 5-6 min wall with ``--jobs 2``.  The longest claims
+  (attention_optimization.lem7.4, 81 s; lem11.4, 57 s) bound the tail.  This is an extrapolation,
+  not a measured full run.
+- ``dev``: about 2.9× that, 25-30 min on one core, about 15 min with ``--jobs 2`` (extrapolated):
+  at the limit of the 15-minute budget, which is why ``ci`` is the default.
+- ``thorough``: 10× ``dev``'s examples; hours.
 
 Every profile has ``deadline=None``: JIT compilation and precision escalation make first calls
 slow, and timing is never a verdict (DESIGN principle 9).
