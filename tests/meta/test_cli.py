@@ -158,6 +158,33 @@ def test_a_claims_entry_does_not_depend_on_the_claims_run_before_it(tmp_path):
     assert len(after["claims"]) > 1 and entry == _timeless(alone)
 
 
+def test_the_installed_package_gives_the_checkouts_ledger(tmp_path):
+    """Installed in site-packages (where Hypothesis would harvest no literals) or run from a
+    checkout (where it would): the same command gives the same JSON, minus ``seconds``."""
+    import shutil
+    import venv
+
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=False)
+    python = str(env_dir / "bin" / "python")
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    for pkg in ("oracle", "solvers", "properties"):
+        shutil.copytree(os.path.join(ROOT, pkg), os.path.join(purelib, pkg),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    args = [*SMALL, "--claims", "softmax_regression.fact4.5.*", "--jobs", "1", "--json"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    where = subprocess.run([python, "-c", "import properties; print(properties.__file__)"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True).stdout
+    assert where.startswith(purelib), f"the copy in site-packages is imported, not the checkout: {where}"
+    proc = subprocess.run([python, "-m", "properties", *args, str(tmp_path / "installed.json")], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    _, checkout = _ledger(tmp_path / "checkout.json", *args[:-1])
+    installed = json.loads((tmp_path / "installed.json").read_text())
+    assert len(checkout["claims"]) == 9 + 5 and _timeless(installed) == _timeless(checkout)
+
+
 def test_hypothesis_draws_no_literals_of_loaded_modules(tmp_path, monkeypatch):
     """The mechanism behind the test above, in one process: the examples of a seeded search are the
     same before and after importing a module full of float literals in the strategy's range."""
