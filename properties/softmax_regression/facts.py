@@ -22,7 +22,8 @@ claims = ClaimSet("softmax_regression")
 # -- Fact 4.2: vector identities ----------------------------------------------------------------
 
 claims.identity("softmax_regression.fact4.2.p1", "⟨u, v⟩ = ⟨u ∘ v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
-                instances=vector_triples, sides=lambda u, v, _: (dot(u, v), dot(hadamard(u, v), ones(u.rows))))
+                instances=vector_triples,
+                sides=lambda u, v, w: (dot(u, v), dot(hadamard(u, v), ones(u.rows))))
 
 claims.identity("softmax_regression.fact4.2.p2", "⟨u ∘ v, w⟩ = ⟨u ∘ v ∘ w, 1_n⟩", hypotheses="u, v, w ∈ Rⁿ",
                 instances=vector_triples,
@@ -48,7 +49,8 @@ claims.identity("softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) 
 # -- Fact 4.3: norms ----------------------------------------------------------------------------
 
 claims.inequality("softmax_regression.fact4.3.p1", "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂", hypotheses="u, v ∈ Rⁿ",
-                  instances=vector_pairs, sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
+                  instances=vector_pairs,
+                  sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
 
 claims.inequality("softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", hypotheses="u, v ∈ Rⁿ",
                   instances=vector_pairs, sides=lambda u, v: (norm2(hadamard(u, v)), mp.norm(u, mp.inf) * norm2(v)))
