@@ -91,11 +91,12 @@ def _scaled(A1, A2, A3, X, Y, B, R, t):
     return A1, to(A2, R), to(A3, R), X * (t * R / nx) if nx > 0 else X, Y, B * R
 
 
-def _adversarial(n, d, R, signs, bsign):
-    """Spec §5 adversarial family: X = 0 (uniform softmax), A1 rows of norm 1, A2 ∝ the sign pattern,
-    A3 = R·e_1 in its first column, Y columns R·e_1, B = bsign·R (so |c| reaches R² + R)."""
+def _adversarial(n, d, R, bsign=-1.0):
+    """Spec §5 adversarial family: X = 0 (uniform softmax), A1 rows of norm 1, A2's first column ∝ the
+    alternating signs (1, −1, 1), A3 = R·e_1 in its first column, Y columns R·e_1, B = bsign·R (so |c|
+    reaches R² + R at n = 1; ‖H_xy‖ = (√2/2)R²(R² + R) at n = 2, d = 1)."""
     A1 = np.ones((n, d)) / np.sqrt(d)
-    A2 = np.outer(signs[:n], np.eye(d)[0]) * (R / np.sqrt(n))
+    A2 = np.outer([(-1.0) ** k for k in range(n)], np.eye(d)[0]) * (R / np.sqrt(n))
     A3 = np.zeros((n, d))
     A3[0, 0] = R
     Y = np.zeros((d, d))
@@ -103,27 +104,23 @@ def _adversarial(n, d, R, signs, bsign):
     return A1, A2, A3, np.zeros((d, d)), Y, np.full((n, d), bsign * R)
 
 
-def h12_instances(n_hi=3, d_hi=2, R_lo=4.0, R_hi=10.0):
+def h12_instances(n_hi=3, d_hi=2, R_lo=4.0, R_hi=10.0, n_lo=1):
     """(A1, A2, A3, X, Y, B, j0, i0) meeting H12 with some R ∈ [R_lo, R_hi] (spec §5): a scaled random
-    draw, or the adversarial family of §5 (the search's route to the tight and violating cases)."""
-    def random_draw(nd):
-        n, d = nd
-        m = lambda r, c: matrices(r, c, max_abs=1.0)
-        return st.tuples(m(n, d), m(n, d), m(n, d), m(d, d), m(d, d), m(n, d), scalars(R_lo, R_hi),
-                         scalars(0.0, 1.0)).map(lambda t: _scaled(*t))
+    draw, or the adversarial family of §5 (the search's route to the tight and violating cases).
+    Everything is drawn at the largest size and cut to (n, d) (no flatmap), so failures shrink fast."""
+    m = lambda r, c: matrices(r, c, max_abs=1.0)
+    full = st.tuples(m(n_hi, d_hi), m(n_hi, d_hi), m(n_hi, d_hi), m(d_hi, d_hi), m(d_hi, d_hi), m(n_hi, d_hi))
+    def build(t):
+        n, d, family, arrays, R, frac, j0, i0 = t
+        if family:
+            data = _adversarial(n, d, R)
+        else:
+            A1, A2, A3, X, Y, B = arrays
+            data = _scaled(A1[:n, :d], A2[:n, :d], A3[:n, :d], X[:d, :d], Y[:d, :d], B[:n, :d], R, frac)
+        return (*(M.copy() for M in data), j0 % n, i0 % d)
 
-    def family(nd):
-        n, d = nd
-        return st.tuples(st.just(n), st.just(d), scalars(R_lo, R_hi),
-                         st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n).map(np.array),
-                         st.sampled_from([-1.0, 1.0])).map(lambda t: _adversarial(*t))
-
-    def build(nd):
-        n, d = nd
-        return st.tuples(st.one_of(random_draw(nd), family(nd)), st.integers(0, n - 1), st.integers(0, d - 1)).map(
-            lambda t: (*t[0], t[1], t[2]))
-
-    return st.tuples(dims(1, n_hi), dims(1, d_hi)).flatmap(build)
+    return st.tuples(dims(n_lo, n_hi), dims(1, d_hi), st.booleans(), full, scalars(R_lo, R_hi), scalars(0.0, 1.0),
+                     st.integers(0, n_hi - 1), st.integers(0, d_hi - 1)).map(build)
 
 
 def h8_pairs(n_hi=3, d_hi=2, in_y=False):
