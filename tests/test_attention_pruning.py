@@ -185,12 +185,16 @@ def _search(claim_id, strategy):
 
 @pytest.mark.parametrize("reading", ["A", "B"])
 def test_pl_inequality_falsified_in_each_reading(reading):
-    r = _search("attention_pruning.lem5.5", lambda: convergence.pl_instances(readings=(reading,)))
+    # reading B fails near stationary points: λ = t·λ* (the λ minimising ‖∇L‖ at the drawn M), small logits
+    kw = {} if reading == "A" else {"modes": ("star",), "log10_s": (-2.0, -1.0)}
+    r = _search("attention_pruning.lem5.5", lambda: convergence.pl_instances(readings=(reading,), **kw))
     assert r.verdict == "falsified" and r.counterexample_source == "search", (reading, r.verdict, r.reason)
     assert r.counterexample[-1] == reading and r.recheck_dps == 100
 
 
-@pytest.mark.parametrize("reading", ["A", "B"])
+@pytest.mark.parametrize("reading", [
+    # reading A: every instance is an exact run of 2 000–8 000 steps, and shrinking re-runs it (minutes)
+    pytest.param("A", marks=pytest.mark.slow), "B"])
 def test_theorem_4_1_falsified_in_each_reading(reading):
     r = _search("attention_pruning.thm4.1", lambda: convergence.thm4_1_instances(readings=(reading,)))
     assert r.verdict == "falsified" and r.counterexample_source == "search", (reading, r.verdict, r.reason)
