@@ -67,6 +67,7 @@ EXP_LIMIT = 700.0
 """Largest admissible ``max_i ‖x_i‖²``: ``e^{⟨x_i, x_j⟩}`` must stay finite in float64."""
 
 _MAX_DEGREE = 200
+_EXACT_STATDIM_MAX = 1024  # n up to which kernel_ridge_solve computes s_λ(K) exactly (an n×n eigenproblem)
 
 
 # ----------------------------------------------------------------------------- validation
@@ -358,8 +359,8 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
 
     **Arguments:** ``X`` (d, n); ``y`` (n,); ``λ > 0``; ``key``; ``eps`` the target relative
     residual ``‖(K+λI)x − y‖ ≤ ε‖y‖``; ``eps0 < 1/2`` the design sandwich accuracy of the features;
-    ``c_w`` the row constant; ``s_lambda`` (else estimated by
-    :func:`estimate_statistical_dimension`) or explicit ``rows`` per degree; ``max_iter`` (default
+    ``c_w`` the row constant; ``s_lambda`` (else exact for n ≤ 1024, estimated by
+    :func:`estimate_statistical_dimension` above) or explicit ``rows`` per degree; ``max_iter`` (default
     :func:`richardson_cap` with ``tr K ≥ ‖K‖``); ``block`` rows of K per pass.
 
     **Returns:** :class:`RidgeResult`.  Steps: q = the smallest degree with ``n·Σ_{l>q} r^{2l}/l! ≤
@@ -382,7 +383,10 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     k_main, k_pilot = jax.random.split(sk.as_key(key))
     q = taylor_degree(r, n, eps0 * lam / 2)
     if rows is None:
-        if s_lambda is None:
+        if s_lambda is None and n <= _EXACT_STATDIM_MAX:  # small n: the exact s_λ costs less than a pilot
+            ev = jnp.clip(jnp.linalg.eigvalsh(jnp.exp(X.T @ X)), 0.0, None)
+            s_lambda = float(jnp.sum(ev / (ev + lam)))
+        elif s_lambda is None:
             s_lambda = estimate_statistical_dimension(X, lam, key=k_pilot)
         # rounded up to powers of two: the FWHT pads to m' anyway, and few shapes compile
         rows = tuple(sk.next_pow2(m) for m in feature_rows(max(float(s_lambda), 1e-3), q, eps0, c_w=c_w))
