@@ -377,10 +377,13 @@ def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, f
         futures = [pool.submit(_worker_run, c.id, profile, seed) for c in todo]
         for fut in concurrent.futures.as_completed(futures):
             finished(fut.result())
-    except BaseException:  # Ctrl-C, a failed write, a dead worker: stop the workers now, keep the ledger
+    except BaseException as exc:  # Ctrl-C, a failed write, a dead worker: stop the workers now, keep the ledger
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in list((pool._processes or {}).values()):
             proc.terminate()
+        if isinstance(exc, concurrent.futures.process.BrokenProcessPool):
+            raise RuntimeError(f"a worker process died ({exc}); the JSON ledger holds the claims that "
+                               f"finished: rerun with --resume") from exc
         raise
     pool.shutdown()
 
