@@ -1,10 +1,12 @@
 """Command line: ``python -m properties`` runs the claims ledger; ``validate MODULE`` validates an
-implementation; ``adapters`` lists the adapter contract.
+implementation; ``adapters`` lists the adapter contract; ``report`` writes the errata and
+tightness report of each paper.
 
     python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--seed N] [--jobs N]
                          [--json PATH [--resume]] [--list]
     python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
     python -m properties adapters [--markdown]
+    python -m properties report [--paper P ...] [--out DIR] [--from LEDGER.json] [--profile ...] [--seed N]
 
 Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the module passed;
 1 validation failed; 2 bad usage (a pattern matching no claim, a JSON path that cannot be written
@@ -147,8 +149,46 @@ def _adapters(argv) -> int:
     return 0
 
 
+def _report(argv) -> int:
+    from .registry import PAPERS
+
+    p = argparse.ArgumentParser(prog="python -m properties report",
+                                description="Write ERRATA-<paper>.md and TIGHTNESS-<paper>.png from a ledger.")
+    p.add_argument("--paper", action="append", choices=PAPERS, help="a paper's short name (repeatable; default: all)")
+    p.add_argument("--out", default="report", metavar="DIR", help="directory to write to (default: %(default)s)")
+    p.add_argument("--from", dest="source", metavar="LEDGER.json",
+                   help="an existing JSON ledger (default: run the ledger now, into DIR/ledger.json)")
+    _add_search_options(p, profiles.DEFAULT_PROFILE)
+    args = p.parse_args(argv)
+    from .ledgerfile import check_writable, read_ledger
+    from .report import write_reports
+
+    papers = args.paper or list(PAPERS)
+    command = "python -m properties report " + " ".join(argv)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        if args.source:
+            ledger = read_ledger(args.source)
+        else:
+            path = os.path.join(args.out, "ledger.json")
+            check_writable(path)
+            code = _ledger(["--json", path, "--profile", args.profile, "--seed", str(args.seed),
+                            *[a for paper in papers for a in ("--claims", f"{paper}.*")]])
+            if code:
+                return code
+            ledger = read_ledger(path)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in write_reports(ledger, args.out, papers=papers, command=command):
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "report":
+        return _report(argv[1:])
     if argv and argv[0] == "validate":
         return _validate(argv[1:])
     if argv and argv[0] == "adapters":

@@ -15,7 +15,8 @@ per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
 - a header with the commit, profile, seed and the command that reproduces it.
 
 Identities are not bounds: their ratio is a relative discrepancy (about 10⁻¹⁰⁰ when they hold), so
-they are counted but kept out of the tightness table and figure.
+they are counted but kept out of the tightness table and figure, and so is any claim whose ratio is
+below ``EQUALITY`` (a statement judged as an equality, whatever its kind in claims.tsv).
 
 :func:`readme_status` renders README's status section from the registry's recorded findings, which
 ``tests/test_claims.py`` holds equal to a fresh ci-profile search; ``tests/test_report.py`` fails
@@ -32,7 +33,10 @@ from fractions import Fraction
 
 from .registry import PAPERS, canonical_ids, claims
 
-__all__ = ["LOOSE", "counterexample_text", "readme_status", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "counterexample_text", "readme_status", "write_reports"]
+
+EQUALITY = 1e-30
+"""A ratio below this is the relative discrepancy of an equality held to the working precision."""
 
 LOOSE = 0.01
 """A verified bound whose worst measured/bound stays below this is named as looser than 100×."""
@@ -147,7 +151,7 @@ def _paper_markdown(paper: str, entries: list[dict], header: list[str]) -> str:
 
 def _bounds(entries):
     return sorted((c for c in entries if c["verdict"] == "verified" and not c["kind"].startswith("identity")
-                   and isinstance(c.get("worst_ratio"), (int, float)) and c["worst_ratio"] > 0
+                   and isinstance(c.get("worst_ratio"), (int, float)) and c["worst_ratio"] > EQUALITY
                    and math.isfinite(c["worst_ratio"])), key=lambda c: c["worst_ratio"])
 
 
