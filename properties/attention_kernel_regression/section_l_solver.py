@@ -290,10 +290,10 @@ claims.running_time(
     "attention_kernel_regression.thmL.3.time",
     "Algorithm 7 runs in time O(mn + ε^{-2}nd + m^ω)",
     uses=("preconditioned_gd_ops",), sizes=_L3T_SIZES,
-    count=lambda impl, n: impl.preconditioned_gd_ops(2, n, (4, 8), 64, 5, 0),
-    claimed=lambda n: 13 * n + 100 * 2 * n + 13**2.373,
+    count=lambda impl, n: impl.preconditioned_gd_ops(8, n, (1, 2), 64, 5, 0),
+    claimed=lambda n: 4 * n + 100 * 8 * n + 4**2.373,
     hypotheses="operation counts reported by the implementation (features, SRHT of Wᵀ, SVD, loop) over n ∈ "
-               f"{_L3T_SIZES} at fixed m = 13 rows (degrees 1–2), s = 64, d = 2, ≤ 5 iterations",
+               f"{_L3T_SIZES} at fixed m = 4 rows (degrees 1–2, rows (1, 2): SWᵀ of full rank), s = 64, d = 8, ≤ 5 iterations",
     notes="Spec: AMBIGUOUS (inconsistent with the proof's own total; rests on the invalid m). Judged on its "
           "n-dependence at fixed m: linear up to the log n of the SRHT.")
 
