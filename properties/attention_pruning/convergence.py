@@ -279,7 +279,7 @@ def thm4_1_instances(draw, *, readings=("B", "A")):
             draw(st.sampled_from(list(readings)), label="reading"))
 
 
-def _theorem_run(X, W, M0, lam, t_eta, theta, reading, *, corrected=False):
+def _theorem_run(X, W, M0, lam, t_eta, theta, reading, *, corrected=False, cap=_T_CAP):
     """Run Algorithm 1 exactly until T(δ) with δ the min of f̃ over the trajectory so far (T grows as δ
     falls; stop when t reaches it); returns (min_{t≤T} g(M_t)/n², ξ/n²-part + ε, T)."""
     n, d = X.rows, X.cols
@@ -312,18 +312,18 @@ def _theorem_run(X, W, M0, lam, t_eta, theta, reading, *, corrected=False):
         v = g(c) / n ** 2
         st_["min"] = v if st_["min"] is None else min(st_["min"], v)
         st_["T"], st_["xi"] = bound_T(st_["delta"])
-        require(st_["T"] <= _T_CAP, f"T ≤ {_T_CAP} (the exact run's budget)")
+        require(st_["T"] <= cap, f"T ≤ {cap} (the exact run's budget)")
         return t >= st_["T"]
 
-    O.gd_trajectory(X, W, lam, eta, _T_CAP, M0, observe=observe)
+    O.gd_trajectory(X, W, lam, eta, cap, M0, observe=observe)
     return st_["min"], st_["xi"] + eps, st_["T"]
 
 
-def thm4_1(inst):
-    """attention_pruning.thm4.1 in the reading the instance names."""
+def thm4_1(inst, *, cap: int = _T_CAP):
+    """attention_pruning.thm4.1 in the reading the instance names (exact runs of at most ``cap`` steps)."""
     X, W, M0, lam, t_eta, theta, reading = inst
     with mp.workdps(start_dps()):
-        m, b, T = _theorem_run(*(to_oracle(v) for v in (X, W, M0, lam, t_eta, theta)), reading)
+        m, b, T = _theorem_run(*(to_oracle(v) for v in (X, W, M0, lam, t_eta, theta)), reading, cap=cap)
     return le(lambda: (m, b), note=f"reading {reading}, T = {T}")
 
 
