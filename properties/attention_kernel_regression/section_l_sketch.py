@@ -154,12 +154,12 @@ claims.trial(
 # ============================================================================ Theorem L.5
 
 
-_L5_D, _L5_N, _L5_M, _L5_P, _L5_EPS = 3, 14, 12, 4, mp.mpf("0.5")
+_L5_D, _L5_N, _L5_M, _L5_P, _L5_EPS = 2, 7, 6, 6, mp.mpf("0.5")
 
 
 def _l5_instances():
-    """(data seed, bits seed): X ∈ R^{3×14} Gaussian from the data seed (integers shrink in a few steps; a
-    drawn 42-entry matrix made each shrinking step a 14×14 Loewner judgement)."""
+    """(data seed, bits seed): X ∈ R^{2×7} Gaussian from the data seed (integers shrink in a few steps).
+    Degree 6 in R²: (XᵀX)^{∘6} is a 7×7 positive definite Gram (7 = dim of symmetric 6-tensors of R²)."""
     return st.tuples(st.integers(0, 2**16), st.integers(0, 2**16))
 
 
