@@ -48,3 +48,13 @@ def test_reports_name_every_falsified_claim_with_its_counterexample(tmp_path):
 
 def test_loose_threshold_is_100x():
     assert math.isclose(report.LOOSE, 0.01)
+
+
+def test_readme_status_is_generated_from_the_registry():
+    """README's status tables are readme_status() verbatim (regenerate them when a claim changes)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = "<!-- status:begin (generated: properties.report.readme_status) -->\n", "\n<!-- status:end -->"
+    assert begin in readme and end in readme, "README lacks the generated status block"
+    block = readme[readme.index(begin) + len(begin):readme.index(end)]
+    assert block == report.readme_status(), (
+        "README's status tables differ from properties.report.readme_status(); regenerate them")
