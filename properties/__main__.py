@@ -23,34 +23,24 @@ import sys
 from . import profiles
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+def _argument(kind, what: str, ok, rule: str):
+    """An argparse type: ``kind(text)`` (an int or a float) that must satisfy ``ok``."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {rule}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative integer")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
-    return value
+_positive_int = _argument(int, "an integer", lambda v: v >= 1, "at least 1")
+_seed = _argument(int, "an integer", lambda v: v >= 0, "a non-negative integer")
+_seconds = _argument(float, "a number", lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
 
 def _add_search_options(p: argparse.ArgumentParser, default_profile: str) -> None:
