@@ -154,7 +154,6 @@ def _report(argv) -> int:
     from .report import write_reports
 
     papers = args.paper or list(PAPERS)
-    command = "python -m properties report " + " ".join(argv)
     try:
         os.makedirs(args.out, exist_ok=True)
         if args.source:
@@ -170,6 +169,9 @@ def _report(argv) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    command = (f"python -m properties report --profile {ledger.get('profile', args.profile)} "
+               f"--seed {ledger.get('seed', args.seed)} --out {args.out}"
+               + "".join(f" --paper {paper}" for paper in (args.paper or ())))
     for path in write_reports(ledger, args.out, papers=papers, command=command):
         print(f"wrote {path}", file=sys.stderr)
     return 0
