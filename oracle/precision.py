@@ -65,8 +65,13 @@ def _check_mpf(v, name: str):
     return v
 
 
+def _entries(M):
+    """((i, j), M[i, j]) for every entry of an ``mp.matrix``, through its public indexing."""
+    return (((i, j), M[i, j]) for i in range(M.rows) for j in range(M.cols))
+
+
 def _check_matrix_entries(M, name: str):
-    for (i, j), v in M._matrix__data.items():
+    for (i, j), v in _entries(M):
         if type(v) is not mpmath.mpf:
             if isinstance(v, mpmath.mpc):
                 raise ValueError(f"{name} must be real: entry ({i},{j}) is the complex {v}")
@@ -217,7 +222,7 @@ def to_float_array(m, ndim: int | None = None) -> np.ndarray:
         raise ValueError(f"ndim={ndim!r} must be None, 1 or 2")
     if not isinstance(m, mpmath.matrix):
         raise ValueError(f"m must be an mp.matrix, got {type(m).__name__}")
-    for (i, j), v in m._matrix__data.items():
+    for (i, j), v in _entries(m):
         if type(v) is not mpmath.mpf or v._mpf_ == fnan:
             raise ValueError(f"m must be real and not NaN: entry ({i},{j}) is {v}")
     arr = np.array([[float(m[i, j]) for j in range(m.cols)] for i in range(m.rows)], dtype=np.float64)
