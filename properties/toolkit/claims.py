@@ -210,8 +210,8 @@ class ClaimSet:
         :func:`~properties.toolkit.judge.loewner` on λ_min(Y − X)."""
 
         def check(inst):
-            args = _args(inst)
-            return loewner(lambda: sides(*args)[0], lambda: sides(*args)[1])
+            pair = _per_precision(lambda: sides(*_args(inst)))
+            return loewner(lambda: pair()[0], lambda: pair()[1])
 
         return self._add(claim_id, check, statement=statement, instances=instances, **options)
 
@@ -220,8 +220,8 @@ class ClaimSet:
         hold exactly)."""
 
         def check(inst):
-            args = _args(inst)
-            return loewner(lambda: mp.zeros(*_shape(matrix(*args))), lambda: matrix(*args))
+            M = _per_precision(lambda: matrix(*_args(inst)))
+            return loewner(lambda: mp.zeros(*_shape(M())), M)
 
         return self._add(claim_id, check, statement=statement, instances=instances, **options)
 
@@ -262,6 +262,19 @@ class ClaimSet:
                 f"claimed form's {want:.3f} (+{slack} allowed)"))
 
         return self._add(claim_id, check, statement=statement, uses=uses, **options)
+
+
+def _per_precision(thunk):
+    """``thunk`` evaluated once per working precision (the judges call both sides of an order at
+    each rung of the ladder; this keeps the oracle from computing them twice)."""
+    memo = {}
+
+    def value():
+        if mp.prec not in memo:
+            memo[mp.prec] = thunk()
+        return memo[mp.prec]
+
+    return value
 
 
 def _shape(M):
