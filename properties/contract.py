@@ -19,7 +19,7 @@ import numpy as np
 
 from .toolkit.outcome import Outcome
 
-__all__ = ["Adapter", "AdapterAbort", "AdapterSet", "U", "output", "table", "within"]
+__all__ = ["Adapter", "AdapterAbort", "AdapterSet", "TrialRule", "U", "output", "table", "within"]
 
 U = 2.0**-53
 """The float64 unit roundoff, the unit of every tolerance rule."""
@@ -31,6 +31,14 @@ class Adapter:
 
     ``seeded`` names the argument that carries a random seed or key (``None`` for a deterministic
     function): the validator then also checks that two calls with the same seed agree.
+
+    ``targets(instance) -> {label: value}`` (optional) names the quantities that make implementations
+    fail (‖Ax‖∞ of a softmax, κ(A) of a solve): the validator hands each to Hypothesis's ``target()``
+    besides the error ratio, so the search climbs towards them.  ``trials`` (optional, a
+    :class:`TrialRule`) marks a probabilistic guarantee: the search draws instances without the seed,
+    and each drawn instance is judged over the seeds 0 … k−1 by the binomial rule, never by a search
+    over the seed.  ``options`` maps module attributes the implementation may declare (e.g.
+    ``SOLVE_TOLERANCE``) to their documented defaults; ``compare`` then receives them as keywords.
     """
 
     name: str
@@ -41,6 +49,20 @@ class Adapter:
     compare: Callable  # compare(instance, fn) -> Outcome (ratio = error / tolerance)
     max_examples: int | None = None
     seeded: str | None = None
+    targets: Callable | None = None  # targets(instance) -> {label: float}
+    trials: TrialRule | None = None
+    options: tuple = ()  # ((module attribute, default), ...)
+
+
+@dataclass(frozen=True)
+class TrialRule:
+    """How a probabilistic guarantee of an adapter is judged (DESIGN principle 5): ``with_seed(instance,
+    seed)`` is the instance of the trial with that seed, ``delta(instance)`` the failure probability the
+    guarantee allows; ``trials`` seeded trials per instance, judged by the ledger's binomial rule."""
+
+    with_seed: Callable
+    delta: Callable
+    trials: int = 40
 
 
 class AdapterAbort(BaseException):
@@ -73,12 +95,14 @@ class AdapterSet:
         return len(self.adapters)
 
     def __call__(self, name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
-                 max_examples: int | None = None, seeded: str | None = None):
+                 max_examples: int | None = None, seeded: str | None = None, targets: Callable | None = None,
+                 trials: TrialRule | None = None, options: tuple = ()):
         if any(a.name == name for a in self.adapters):
             raise ValueError(f"adapter name={name!r} is declared twice")
 
         def decorate(compare):
-            self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded))
+            self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded,
+                                         targets, trials, tuple(options)))
             return compare
 
         return decorate
