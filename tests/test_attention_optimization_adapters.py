@@ -7,7 +7,7 @@ from properties.validate import validate
 
 
 def test_validator_catches_planted_bugs_of_paper_003(capsys):
-    code = validate("tests.toy_attention_optimization", profile="ci", include_claims=False)
+    code = validate("tests.meta.toy.attention_optimization", profile="ci", include_claims=False)
     out = capsys.readouterr().out
     assert code == 1, f"the validator must fail the planted bugs:\n{out}"
     assert "PASS attention_grad_y" in out, f"the correct gradient in Y passes:\n{out}"
