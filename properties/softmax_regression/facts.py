@@ -88,6 +88,21 @@ claims.inequality(
           "‖U‖ = ‖P‖ − … > α‖V‖; the corrected version (0 ⪯ U, α ≥ 0) holds. Instance (G, H, t, α): "
           "V = GGᵀ, P = t·HHᵀ.")
 
+
+def _psd_under(G, H, t, a):
+    """U = α·G(s·HHᵀ/‖HHᵀ‖)Gᵀ with s = 1/(1 + t) ∈ (0, 1]: 0 ⪯ U ⪯ αV for V = GGᵀ exactly, and every PSD
+    U ⪯ αV has this form (U = αV^{1/2}CV^{1/2}, 0 ⪯ C ⪯ I, V^{1/2} = G·orthogonal)."""
+    K = H * H.T
+    nK = linalg.spectral_norm(K)
+    U = G * (K * (1 / ((1 + t) * nK))) * G.T * a if nK != 0 else mp.zeros(G.rows, G.rows)
+    return linalg.spectral_norm(U), a * linalg.spectral_norm(G * G.T)
+
+
+claims.inequality(
+    "softmax_regression.fact4.4.p1", "0 ⪯ U ⪯ αV, α ≥ 0 ⇒ ‖U‖ ≤ α‖V‖", hypotheses="U, V symmetric n×n, 0 ⪯ U ⪯ αV",
+    instances=loewner_pairs, sides=_psd_under, repair=True,
+    notes="The spec's correct version (§4.4): ‖U‖ = λ_max(U) ≤ λ_max(αV) = α‖V‖ since 0 ⪯ U ⪯ αV.")
+
 claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v‖₂", hypotheses="U ∈ R^{m×n}, v ∈ Rⁿ",
                   instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                       lambda mn: st.tuples(matrices(mn[0], mn[1]), vectors(mn[1]))),
@@ -110,6 +125,14 @@ claims.loewner(
     instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
     sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, u * u.T * mp.norm(v, mp.inf) ** 2),
     notes="FAILS (spec: u = (1,1), v = (1,0)); the corrected (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n holds.")
+
+claims.loewner(
+    "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n", hypotheses="u, v ∈ Rⁿ",
+    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
+    sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, mp.eye(u.rows) * (mp.norm(v, mp.inf) ** 2 * dot(u, u))),
+    repair=True,
+    notes="The spec's correct version (§4.5): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I_n (fact4.5.p1) and ‖v∘u‖₂ ≤ ‖v‖_∞‖u‖₂ "
+          "(fact4.3.p2); tight at u = e_1, v = e_1.")
 
 
 # -- Fact 4.6 and Lemma 4.9: derivatives --------------------------------------------------------

@@ -18,7 +18,7 @@ from ..toolkit.strategies import dims, matrices, vectors
 from .common import columns, exp_vec, loewner_chain, on_simplex
 from .strategies import derivative_problems, f_instances, fb_pairs, int_b, ints
 
-__all__ = ["claims", "lem5_2_basic", "lem5_2_bf_ff", "lem5_2_diag_f", "lem5_2_diag_ff"]
+__all__ = ["claims", "lem5_2_basic", "lem5_2_bf_ff", "lem5_2_bf_ff_repair", "lem5_2_diag_f", "lem5_2_diag_ff"]
 
 claims = ClaimSet("softmax_regression")
 
@@ -53,6 +53,20 @@ def lem5_2_bf_ff(inst):
     binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
     return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
                          lambda: f() * f().T * binf2(), lambda: mp.eye(p.rows) * binf2())
+
+
+@claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞²‖f‖₂² I_n ⪯ ‖b‖_∞² I_n",
+              hypotheses="f = f(x) on the simplex; any b (here b ≥ 0, ‖b‖₁ ≤ 1)", repair=True,
+              instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,), 0, 3), int_b(n))),
+                                          fb_pairs()),
+              notes="The spec's outer chain (§5.1) with the middle link corrected as fact4.5.p5's repair: "
+                    "(b∘f)(b∘f)ᵀ ⪯ ‖b∘f‖₂² I_n ⪯ ‖b‖_∞²‖f‖₂² I_n, and ‖f‖₂ ≤ ‖f‖₁ = 1.")
+def lem5_2_bf_ff_repair(inst):
+    p, b = to_oracle(inst)
+    f = lambda: on_simplex(p)  # noqa: E731
+    binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
+                         lambda: mp.eye(p.rows) * (binf2() * dot(f(), f())), lambda: mp.eye(p.rows) * binf2())
 
 
 claims.loewner("softmax_regression.lem5.2.diag_bb", "diag(b∘b) ⪯ ‖b‖_∞² I_n", hypotheses="b ∈ Rⁿ",
@@ -204,6 +218,12 @@ claims.identity("softmax_regression.lem5.13",
                       "the paper's own B (lem5.15.paperB) fails.")
 
 
+def _b_paper_completed(fv, b):
+    """lem5.15.paperB repaired: B_paper − 2(f∘f)fᵀ − 2f(f∘f)ᵀ."""
+    ff = hadamard(fv, fv)
+    return S.B_paper(fv, b) - (ff * fv.T + fv * ff.T) * 2
+
+
 def _lem5_14_sides(A, f, c):
     """All six identities, all (i, j), stacked."""
     mats = [diag(hadamard(f, f)), f * hadamard(f, f).T, diag(hadamard(c, f)), f * hadamard(c, f).T,
@@ -261,6 +281,19 @@ claims.identity(
     sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x), A.T * S.B_paper(S.f(A, x), b) * A),
     notes="FAILS (spec: n = 2, f = (.3,.7), b = (1,0)): the paper's B, built from the eight G-terms, "
           "misses −2(f∘f)fᵀ − 2f(f∘f)ᵀ (+ the b∘f terms' sign); numerical ∇²L_exp disagrees.")
+
+claims.identity(
+    "softmax_regression.lem5.15.paperB",
+    "∇²L_exp(x) = Aᵀ(B_paper(x) − 2(f∘f)fᵀ − 2f(f∘f)ᵀ)A: B_paper completed by the two terms G_9, G_10",
+    hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", repair=True,
+    instances=lambda: dims(1, 4).flatmap(lambda n: st.tuples(
+        dims(1, 2).flatmap(lambda d: st.tuples(ints((n, d)), ints((d,)))), int_b(n))).map(
+        lambda t: (t[0][0] / 2, t[1], np.ones(t[1].size), t[0][1] / 2)),
+    sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x),
+                               A.T * _b_paper_completed(S.f(A, x), b) * A),
+    notes="The spec's correct version (§5.10, lem7.3): the least-squares fit of the ten terms gives "
+          "coefficients (3, −2, −1, 1, 1, 1, 1, 1, −2, −2) with residual 3e-15, i.e. def.B = B_paper − "
+          "2(f∘f)fᵀ − 2f(f∘f)ᵀ (expand −vfᵀ − fvᵀ, v = f∘(2f − b)).")
 
 claims.identity("softmax_regression.prop.B_shift", "B(x)1_n = 0 for all x, b", hypotheses="f on the simplex, b ∈ Rⁿ",
                 instances=fb_pairs,
