@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 import math
 import sys
 import threading
@@ -37,8 +38,8 @@ from hypothesis import given, settings, target
 from oracle import UndecidableError
 
 from . import profiles
-from .contract import Adapter, AdapterAbort
-from .ledger import run_claim
+from .contract import Adapter, AdapterAbort, within
+from .ledger import FALSE_ALARM, binomial_threshold, run_claim
 from .ledgerfile import jsonable
 from .registry import adapters, claims
 from .toolkit import Outcome
@@ -152,20 +153,48 @@ class _Stop(BaseException):
     """Ends a search at once (no shrinking): the call was aborted."""
 
 
+def _finite(x: float) -> float:
+    return 1e300 if math.isnan(x) else max(-1e300, min(1e300, float(x)))
+
+
+def _trials(ad: Adapter, inst, call, opts) -> Outcome:
+    """A probabilistic guarantee on one drawn instance (``ad.trials``): the trials with seeds 0 … k−1,
+    judged by the ledger's binomial rule (at most ``binomial_threshold(k, δ)`` failures; a guarantee
+    holding with probability ≥ 1 − δ shows more only with probability ≤ FALSE_ALARM)."""
+    rule = ad.trials
+    delta = float(rule.delta(inst))
+    q = binomial_threshold(rule.trials, delta)
+    failures = []
+    for s in range(rule.trials):
+        out = ad.compare(rule.with_seed(inst, s), call, **opts)
+        if not out.holds:
+            failures.append((s, out))
+    note = (f"{len(failures)} of {rule.trials} seeded trials (seeds 0…{rule.trials - 1}) failed; a guarantee "
+            f"holding with probability ≥ 1 − {delta:g} shows at most {q} except with probability {FALSE_ALARM:g}")
+    if failures:
+        note += f"; seed {failures[0][0]}: {failures[0][1].note}"
+    return within(len(failures), q, note)
+
+
 def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
-                   timeout: float = DEFAULT_TIMEOUT) -> FunctionReport:
-    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls)."""
+                   timeout: float = DEFAULT_TIMEOUT, options: dict | None = None) -> FunctionReport:
+    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls).
+
+    ``options`` are the module's declared values of ``ad.options`` (e.g. ``SOLVE_TOLERANCE``);
+    undeclared ones take their documented defaults.
+    """
     state = {"n": 0, "worst": None, "fail": None, "timed_out": False}
     call = guard(ad.name, fn, timeout)
     if ad.seeded is not None:
         call = _deterministic(ad.name, ad.seeded, call)
+    opts = {key: (options or {}).get(key, default) for key, default in ad.options}
 
     class _Fail(Exception):
         pass
 
     def prop(inst):
         try:
-            out = ad.compare(inst, call)
+            out = ad.compare(inst, call, **opts) if ad.trials is None else _trials(ad, inst, call, opts)
         except UndecidableError:
             return
         except AdapterAbort as exc:
@@ -177,7 +206,9 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
             raise _Fail() from exc
         state["n"] += 1
         state["worst"] = out.ratio if state["worst"] is None else max(state["worst"], out.ratio)
-        target(max(-1e300, min(1e300, out.ratio)) if not math.isnan(out.ratio) else 1e300, label="error/tolerance")
+        target(_finite(out.ratio), label="error/tolerance")
+        for label, value in (ad.targets(inst) if ad.targets is not None else {}).items():
+            target(_finite(value), label=label)
         if not out.holds:
             state["fail"] = (inst, out, out.note)
             raise _Fail()
@@ -242,9 +273,11 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
               f"(list them with: python -m properties adapters)", file=sys.stderr)
         return 2
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
-    failed, hung = 0, set()
+    failed, hung, repaired = 0, set(), 0
     for name in names:
-        rep = check_function(adapters()[name], getattr(module, name), profile=profile, seed=seed, timeout=timeout)
+        ad = adapters()[name]
+        declared = {key: getattr(module, key) for key, _ in ad.options if hasattr(module, key)}
+        rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout, options=declared)
         if rep.passed:
             worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
             print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}", file=stream)
@@ -275,6 +308,13 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         cex = f"; counterexample {jsonable(r.counterexample)}" if (r.counterexample is not None and not ok) else ""
         print(f"  {'PASS' if ok else 'FAIL'} {c.id:<56} {r.verdict} (recorded finding: {c.expected}){cex}"
               + (f" {r.reason}" if not ok and r.reason else ""), file=stream)
-    total = len(names) + len(applicable)
+        for rep in r.repairs:  # a claim false in general is also judged by its repaired statements
+            rok = rep["verdict"] == rep["expected"]
+            failed += not rok
+            repaired += 1
+            rcex = f"; counterexample {json.dumps(rep['counterexample'])}" if not rok and rep["counterexample"] else ""
+            print(f"  {'PASS' if rok else 'FAIL'} {c.id + ' (repair)':<56} {rep['verdict']} (recorded finding: "
+                  f"{rep['expected']}){rcex}" + (f" {rep['reason']}" if not rok and rep["reason"] else ""), file=stream)
+    total = len(names) + len(applicable) + repaired
     print(f"{total - failed} passed, {failed} failed", file=stream)
     return 1 if failed else 0
