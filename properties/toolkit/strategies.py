@@ -13,14 +13,19 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 __all__ = [
+    "CORNER_KINDS",
     "conditioned_matrices",
+    "corner_matrices",
     "dims",
     "elements",
+    "hadamard_columns",
     "lipschitz_pairs",
+    "log10_cond",
     "matrices",
     "scalars",
     "scaled_arrays",
     "vectors",
+    "with_corners",
 ]
 
 
@@ -98,3 +103,81 @@ def lipschitz_pairs(draw, params, dim, *, lo: float = -1.5, hi: float = 0.5):
     else:
         y = draw(scaled_arrays((d,), lo, hi), label="y")
     return (*p, x, y)
+
+
+# -- float64's hard corners (issue 14) -----------------------------------------------------------
+
+CORNER_KINDS = ("square ill-conditioned", "n = 1", "exact zeros", "ties", "huge", "tiny", "spikes", "hadamard",
+                "repeated rows")
+"""The corner families of :func:`corner_matrices`: κ up to 1e12 on square systems, one row, exact
+zeros, ties (equal entries), magnitudes whose squares overflow (> 1e154) or underflow (< 1e-162),
+coherent inputs for sketches (spikes e_i, Walsh–Hadamard columns, repeated rows)."""
+
+
+def with_corners(strategy, corners, *, weight: float = 0.25) -> st.SearchStrategy:
+    """``strategy`` mixed with ``corners`` (a strategy of corner instances) with explicit weight: a
+    draw comes from ``corners`` for about ``weight`` of the examples (``st.one_of`` would split evenly
+    between branches), and shrinking moves towards the corner branch."""
+    if isinstance(weight, bool) or not (isinstance(weight, (int, float)) and 0 < weight < 1):
+        raise ValueError(f"weight={weight!r} must be a number in (0, 1)")
+    cut = max(1, round(100 * weight))
+    return st.integers(0, 99).flatmap(lambda i: corners if i < cut else strategy)
+
+
+def hadamard_columns(n: int, d: int) -> np.ndarray:
+    """The first d columns of the n × n Walsh–Hadamard matrix (n a power of two, entries ±1): the
+    coherent input on which an SRHT with constant signs fails."""
+    if n < 1 or n & (n - 1):
+        raise ValueError(f"n={n!r} must be a power of two")
+    idx = np.arange(n)
+    bits = np.array([[bin(i & j).count("1") & 1 for j in range(d)] for i in idx])
+    return np.where(bits == 1, -1.0, 1.0)
+
+
+def log10_cond(A) -> float:
+    """log10 κ₂(A) in float64 (for ``target()``; inf-safe: a singular A gives 17)."""
+    s = np.linalg.svd(np.asarray(A, dtype=np.float64), compute_uv=False)
+    return 17.0 if s.size == 0 or s[-1] == 0 or not np.isfinite(s[0]) else float(min(17.0, np.log10(s[0] / s[-1])))
+
+
+@st.composite
+def corner_matrices(draw, rows, cols, *, kinds=CORNER_KINDS, max_log10_cond: float = 12.0):
+    """float64 matrices from the corner families ``kinds`` (see :data:`CORNER_KINDS`); ``rows`` and
+    ``cols`` are ints or strategies (a square kind uses rows for both, "n = 1" one row, "hadamard"
+    rounds rows up to a power of two)."""
+    unknown = set(kinds) - set(CORNER_KINDS)
+    if not kinds or unknown:
+        raise ValueError(f"kinds={kinds!r} must be a nonempty subset of {CORNER_KINDS}")
+    kind = draw(st.sampled_from(tuple(kinds)), label="corner kind")
+    n = draw(rows) if isinstance(rows, st.SearchStrategy) else rows
+    d = draw(cols) if isinstance(cols, st.SearchStrategy) else cols
+    if kind == "square ill-conditioned":
+        c = draw(scalars(3.0, max_log10_cond), label="log10 cond")
+        m = max(n, 2)
+        g = draw(hnp.arrays(np.float64, (m, m), elements=scalars(-1.0, 1.0)), label="factor")
+        u, _ = np.linalg.qr(g + np.eye(m))
+        v, _ = np.linalg.qr(g.T + 2 * np.eye(m))
+        return (u * 10.0 ** (-c * np.linspace(0.0, 1.0, m))) @ v.T
+    if kind == "n = 1":
+        return draw(hnp.arrays(np.float64, (1, d), elements=elements(max_abs=1e3)), label="row")
+    if kind == "exact zeros":
+        A = draw(hnp.arrays(np.float64, (n, d), elements=st.sampled_from([0.0, 1.0, -2.0])), label="sparse")
+        A[:, draw(st.integers(0, d - 1), label="zero column")] = 0.0
+        return A
+    if kind == "ties":
+        return np.full((n, d), draw(st.sampled_from([1.0, -1.0, 3.0, 0.5]), label="tied value"))
+    if kind in ("huge", "tiny"):
+        e = draw(scalars(154.5, 300.0) if kind == "huge" else scalars(-300.0, -162.5), label="log10 magnitude")
+        M = draw(hnp.arrays(np.float64, (n, d), elements=scalars(-1.0, 1.0)), label="shape")
+        M[0, 0] = 1.0  # never the zero matrix
+        return M * 10.0**e
+    if kind == "spikes":
+        A = np.zeros((n, d))
+        for j in range(d):
+            A[draw(st.integers(0, n - 1), label=f"spike row {j}"), j] = draw(st.sampled_from([1.0, 1e3]), label="height")
+        return A
+    if kind == "hadamard":
+        p = 1 << (max(n, d) - 1).bit_length()
+        return hadamard_columns(p, d)
+    row = draw(hnp.arrays(np.float64, (1, d), elements=scalars(-1.0, 1.0)), label="row")  # repeated rows
+    return np.repeat(row + np.eye(1, d), n, axis=0)
