@@ -21,7 +21,8 @@ from ..toolkit import ClaimSet, Outcome, float_outcome, le, require, slope, wors
 from ..toolkit.strategies import scalars
 from .strategies import newton_instances
 
-__all__ = ["NewtonProblem", "claims", "lem8_5", "lem8_7", "lem8_8", "thm9_1_accuracy", "thm9_1_time"]
+__all__ = ["NewtonProblem", "claims", "lem8_5", "lem8_7", "lem8_7_repair", "lem8_8", "lem8_8_repair", "thm9_1_accuracy",
+           "thm9_1_accuracy_repair", "thm9_1_time"]
 
 claims = ClaimSet("softmax_regression")
 
@@ -35,6 +36,7 @@ class NewtonProblem:
     def __init__(self, inst):
         A, b, l, u, rho, s, phi, e0, ratio = inst
         self.A, self.b, self.l_f, self.s, self.phi, self.e0, self.ratio = A, b, l, s, phi, e0, ratio
+        self.rho = rho
         self._xstar = {}
         with mp.workdps(50):
             Am, lm = to_mp(A), to_mp(l)
@@ -104,6 +106,10 @@ class NewtonProblem:
             require(1 - self.e0 <= ev[0] and ev[-1] <= 1 + self.e0, "def8.4 on the float64 H~")
             return Ht
 
+    def hessian(self, x):
+        """∇²L(x) at the working precision (oracle)."""
+        return S.true_hessian(to_mp(self.A), to_mp(self.b), to_mp(self.w), to_mp(x))
+
     def step(self, impl, x):
         """x − H̃⁻¹∇L(x) as the implementation's ``softmax_newton_step`` computes it."""
         out = impl.softmax_newton_step(self.A.copy(), self.b.copy(), self.w.copy(), x.copy(), self.h_tilde(x))
@@ -135,6 +141,36 @@ def lem8_7(inst, impl):
     return le(sides)
 
 
+def _h_norm(H, v):
+    """‖v‖_H = √(vᵀHv)."""
+    return mp.sqrt((v.T * H * v)[0])
+
+
+@claims.check("softmax_regression.lem8.7",
+              "in the local norm of H_t = ∇²L(x_t): ‖x_{t+1} − x*‖_{H_t} ≤ [ε0/(1 − ε0) + M r_t/(2(1 − ε0)"
+              "λ_min(H_t))]·‖x_t − x*‖_{H_t}",
+              hypotheses=_NEWTON_HYP + "; ε0 ∈ (0, 0.1)", instances=newton_instances,
+              uses=("softmax_newton_step",), max_examples=10, repair=True,
+              notes="The spec's correct version (§8.2, κ-free in the local norm). Derivation: with e = x_t − x*, "
+                    "∇L(x_t) = Ge, G = ∫₀¹∇²L(x* + se)ds, ‖H_t − G‖ ≤ Mr_t/2; H_t^{1/2}e' = (I − "
+                    "H_t^{1/2}H̃⁻¹H_t^{1/2})H_t^{1/2}e + H_t^{1/2}H̃⁻¹(H_t − G)e, the first factor of norm "
+                    "≤ ε0/(1 − ε0) by def8.4, the second ≤ (1 − ε0)⁻¹λ_min^{-1/2}(Mr_t/2)r_t and r_t ≤ "
+                    "λ_min^{-1/2}‖e‖_{H_t}.")
+def lem8_7_repair(inst, impl):
+    P = NewtonProblem(inst)
+    x1 = P.step(impl, P.x0)
+
+    def sides():
+        H = P.hessian(P.x0)
+        lam = min(mp.eigsy(linalg.sym(H), eigvals_only=True))
+        xs = P.xstar()
+        e0, e1 = to_mp(P.x0) - xs, to_mp(x1) - xs
+        q = P.e0 / (1 - P.e0) + P.M * P.r(P.x0) / (2 * (1 - P.e0) * lam)
+        return _h_norm(H, e1), q * _h_norm(H, e0)
+
+    return le(sides)
+
+
 @claims.check("softmax_regression.lem8.8",
               "ε0 = 0.01, r_i ≤ 0.4 r_{i−1} and M r_i ≤ 0.1 l for i ∈ [t] ⇒ r_{t+1} ≤ 0.4 r_t and "
               "M r_{t+1} ≤ 0.1 l",
@@ -150,6 +186,29 @@ def lem8_8(inst, impl):
     x1 = P.step(impl, P.x0)
     return worst(le(lambda: (P.r(x1), mp.mpf("0.4") * P.r(P.x0))),
                  le(lambda: (P.M * P.r(x1), mp.mpf("0.1") * P.l_f)))
+
+
+@claims.check("softmax_regression.lem8.8",
+              "ε0 = 0.01, M r_t ≤ 0.1 l ⇒ ‖x_{t+1} − x*‖_{H_t} ≤ 0.4‖x_t − x*‖_{H_t} (H_t = ∇²L(x_t)) and "
+              "r_{t+1} ≤ 0.4·√κ(H_t)·r_t",
+              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; judged at t = 0", repair=True,
+              instances=lambda: newton_instances(eps0=0.01), uses=("softmax_newton_step",), max_examples=10,
+              notes="Derived from lem8.7's repair: λ_min(H_t) ≥ l (def8.1) and M r_t ≤ 0.1l give the factor "
+                    "0.01/0.99 + 0.1/1.98 ≤ 0.061 ≤ 0.4 in the H_t-norm; the Euclidean radius then obeys "
+                    "r_{t+1} ≤ λ_min^{-1/2}‖e'‖_{H_t} ≤ 0.4√κ(H_t)·r_t, so M r_{t+1} ≤ 0.1l is kept only when "
+                    "0.4√κ(H_t) ≤ 1: the Euclidean induction of the paper has no κ-free repair (lem8.7).")
+def lem8_8_repair(inst, impl):
+    P = NewtonProblem(inst)
+    x1 = P.step(impl, P.x0)
+    xs = P.xstar
+    H = P.hessian
+
+    def kappa():
+        ev = mp.eigsy(linalg.sym(H(P.x0)), eigvals_only=True)
+        return max(ev) / min(ev)
+
+    return worst(le(lambda: (_h_norm(H(P.x0), to_mp(x1) - xs()), mp.mpf("0.4") * _h_norm(H(P.x0), to_mp(P.x0) - xs()))),
+                 le(lambda: (P.r(x1), mp.mpf("0.4") * mp.sqrt(kappa()) * P.r(P.x0))))
 
 
 def _T_log2(ratio):
@@ -179,6 +238,55 @@ def thm9_1_accuracy(inst, impl):
     for _ in range(T):
         x = P.step(impl, x)
     return le(lambda: (P.r(x), P.r(P.x0) * P.ratio), note=f"T = {T} iterations")
+
+
+def _repaired_start(P):
+    """(x_0, T, q) of thm9.1.accuracy's repair: x_0 pulled towards x* (never pushed away) until
+    η̄ = M‖x_0 − x*‖_{H*}/λ_min(H*)^{3/2} ≤ 0.2ρ, T = ⌈log_{1/q}(√κ(H*)·r_0/ε)⌉ with
+    q = (1 + η̄/2)/((1 − ε0)(1 − η̄)) − 1, everything exact on the float64 x_0 handed over."""
+    rho = P.rho
+    with mp.workdps(50):
+        xs = P.xstar()
+        Hs = P.hessian(xs)
+        ev = mp.eigsy(linalg.sym(Hs), eigvals_only=True)
+        lam, kap = min(ev), max(ev) / min(ev)
+        eta = lambda x: P.M * _h_norm(Hs, to_mp(x) - xs) / lam ** mp.mpf(1.5)  # noqa: E731
+        shrink = min(mp.mpf(1), mp.mpf(0.2) * rho / eta(P.x0))
+        x0 = to_float_array(xs + (to_mp(P.x0) - xs) * shrink)
+        require(P.r(x0) > 0, "x0 != x*")
+        e = eta(x0)
+        q = (1 + e / 2) / ((1 - P.e0) * (1 - e)) - 1
+        require(e < 1 and 0 < q < 1, "eta < 1 and q < 1")
+        r0 = P.r(x0)
+        require(0 < r0 * P.ratio < mp.mpf("0.1"), "eps in (0, 0.1)")
+        T = max(1, int(mp.ceil(mp.log(mp.sqrt(kap) / P.ratio) / mp.log(1 / q))))
+    return x0, T, q
+
+
+@claims.check("softmax_regression.thm9.1.accuracy",
+              "with M‖x_0 − x*‖_{H*} ≤ η̄·λ_min(H*)^{3/2}, q = (1 + η̄/2)/((1 − ε0)(1 − η̄)) − 1 < 1 (H* = ∇²L(x*)) "
+              "and T = ⌈log_{1/q}(√κ(H*)·r_0/ε)⌉ iterations, Algorithm 1 outputs x̃ with ‖x̃ − x*‖₂ ≤ ε "
+              "whenever every H̃_t meets def8.4 (so with probability ≥ 1 − δ under thm9.1.union)",
+              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; ε ∈ (0, 0.1); x_0 drawn as for the claim, then pulled "
+                         "towards x* until η̄ ≤ 0.2ρ; the sparsifier meets Lemma 8.5's guarantee (a "
+                         "deterministic admissible D̃)",
+              repair=True, instances=lambda: newton_instances(eps0=0.01, accuracy=True),
+              uses=("softmax_newton_step",), max_examples=10,
+              notes="Derived here, in the fixed norm of H* (the spec's repair [D, sketch] has T = "
+                    "⌈log_{1/q}(√κ(H*)r_0/ε)⌉ too but ignores the change of the local norm). With η_t = "
+                    "M r_t/λ_min(H*): (1 − ε0)(1 − η_t)H* ⪯ H̃_t ⪯ (1 + ε0)(1 + η_t)H* (def8.4 and ‖H_t − H*‖ ≤ "
+                    "M r_t), so H*^{1/2}e_{t+1} = (I − H*^{1/2}H̃⁻¹H*^{1/2})H*^{1/2}e_t + H*^{1/2}H̃⁻¹(H* − G)e_t "
+                    "has norm ≤ q_t‖e_t‖_{H*}, q_t = (1 + η_t/2)/((1 − ε0)(1 − η_t)) − 1; η_t ≤ "
+                    "M‖e_t‖_{H*}/λ_min^{3/2} ≤ η̄ by induction, so ‖e_T‖_{H*} ≤ q^T‖e_0‖_{H*} and r_T ≤ "
+                    "q^T√κ(H*)·r_0 ≤ ε. The start condition is stronger than the paper's M r_0 ≤ 0.1l by "
+                    "about √κ(H*).")
+def thm9_1_accuracy_repair(inst, impl):
+    P = NewtonProblem(inst)
+    x0, T, q = _repaired_start(P)
+    x = x0
+    for _ in range(T):
+        x = P.step(impl, x)
+    return le(lambda: (P.r(x), P.r(x0) * P.ratio), note=f"T = {T} iterations, q = {float(q):.3g}")
 
 
 claims.inequality(
