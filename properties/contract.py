@@ -39,6 +39,10 @@ class Adapter:
     and each drawn instance is judged over the seeds 0 … k−1 by the binomial rule, never by a search
     over the seed.  ``options`` maps module attributes the implementation may declare (e.g.
     ``SOLVE_TOLERANCE``) to their documented defaults; ``compare`` then receives them as keywords.
+    ``statistical`` holds checks of the function's distribution that no search makes (sign balance,
+    uniform rows of a sketch): each ``check(fn) -> Outcome`` calls ``fn`` on fixed instances with seeds
+    0, 1, … and judges the results by tests whose false-alarm rate it states; the validator runs them
+    once, after the search.
     """
 
     name: str
@@ -52,6 +56,7 @@ class Adapter:
     targets: Callable | None = None  # targets(instance) -> {label: float}
     trials: TrialRule | None = None
     options: tuple = ()  # ((module attribute, default), ...)
+    statistical: tuple = ()  # (check(fn) -> Outcome, ...)
 
 
 @dataclass(frozen=True)
@@ -96,13 +101,13 @@ class AdapterSet:
 
     def __call__(self, name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
                  max_examples: int | None = None, seeded: str | None = None, targets: Callable | None = None,
-                 trials: TrialRule | None = None, options: tuple = ()):
+                 trials: TrialRule | None = None, options: tuple = (), statistical: tuple = ()):
         if any(a.name == name for a in self.adapters):
             raise ValueError(f"adapter name={name!r} is declared twice")
 
         def decorate(compare):
             self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded,
-                                         targets, trials, tuple(options)))
+                                         targets, trials, tuple(options), tuple(statistical)))
             return compare
 
         return decorate
