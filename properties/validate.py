@@ -147,6 +147,7 @@ class FunctionReport:
     error: str = ""
     shrunk: bool = True
     timed_out: bool = False
+    statistics: int = 0  # statistical checks passed (Adapter.statistical)
 
 
 class _Stop(BaseException):
@@ -223,10 +224,29 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
     except _Stop:
         stopped = True
     if state["fail"] is None:
-        return FunctionReport(ad.name, True, state["n"], state["worst"])
+        return _statistical(ad, guard(ad.name, fn, timeout), FunctionReport(ad.name, True, state["n"], state["worst"]))
     inst, out, note = state["fail"]
     return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note, shrunk=not stopped,
                           timed_out=state["timed_out"])
+
+
+def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
+    """``rep`` of a passed search, then judged by ``ad.statistical`` (each check once, in order): the first
+    failing check, a crash or an aborted call makes it a FAIL naming the check."""
+    for check in ad.statistical:
+        what = {"statistical check": check.__name__.lstrip("_")}
+        try:
+            out = check(call)
+        except AdapterAbort as exc:
+            return FunctionReport(ad.name, False, rep.examples, rep.worst, what, None, str(exc), shrunk=False,
+                                  timed_out=isinstance(exc, _TimedOut))
+        except Exception as exc:  # the implementation crashed or returned garbage on a fixed instance
+            return FunctionReport(ad.name, False, rep.examples, rep.worst, what, None, f"{type(exc).__name__}: {exc}",
+                                  shrunk=False)
+        if not out.holds:
+            return FunctionReport(ad.name, False, rep.examples, rep.worst, what, out, out.note, shrunk=False)
+        rep.statistics += 1
+    return rep
 
 
 def import_module(module_name):
@@ -280,7 +300,8 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout, options=declared)
         if rep.passed:
             worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
-            print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}", file=stream)
+            stats = f"; {rep.statistics} statistical checks passed" if rep.statistics else ""
+            print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}{stats}", file=stream)
             continue
         failed += 1
         if rep.timed_out:
