@@ -37,8 +37,10 @@ class Adapter:
     besides the error ratio, so the search climbs towards them.  ``trials`` (optional, a
     :class:`TrialRule`) marks a probabilistic guarantee: the search draws instances without the seed,
     and each drawn instance is judged over the seeds 0 … k−1 by the binomial rule, never by a search
-    over the seed.  ``options`` maps module attributes the implementation may declare (e.g.
-    ``SOLVE_TOLERANCE``) to their documented defaults; ``compare`` then receives them as keywords.
+    over the seed.  ``corners()`` (optional) returns fixed corner instances (A = [[1]], x = [710] for a
+    softmax, ...) that every validation runs first, before the search.  ``options`` maps module
+    attributes the implementation may declare (e.g. ``SOLVE_TOLERANCE``) to their documented
+    defaults; ``compare`` then receives them as keywords.
     ``statistical`` holds checks of the function's distribution that no search makes (sign balance,
     uniform rows of a sketch): each ``check(fn) -> Outcome`` calls ``fn`` on fixed instances with seeds
     0, 1, … and judges the results by tests whose false-alarm rate it states; the validator runs them
@@ -57,6 +59,7 @@ class Adapter:
     trials: TrialRule | None = None
     options: tuple = ()  # ((module attribute, default), ...)
     statistical: tuple = ()  # (check(fn) -> Outcome, ...)
+    corners: Callable | None = None  # corners() -> list of instances
 
 
 @dataclass(frozen=True)
@@ -101,13 +104,14 @@ class AdapterSet:
 
     def __call__(self, name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
                  max_examples: int | None = None, seeded: str | None = None, targets: Callable | None = None,
-                 trials: TrialRule | None = None, options: tuple = (), statistical: tuple = ()):
+                 trials: TrialRule | None = None, options: tuple = (), statistical: tuple = (),
+                 corners: Callable | None = None):
         if any(a.name == name for a in self.adapters):
             raise ValueError(f"adapter name={name!r} is declared twice")
 
         def decorate(compare):
             self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded,
-                                         targets, trials, tuple(options), tuple(statistical)))
+                                         targets, trials, tuple(options), tuple(statistical), corners))
             return compare
 
         return decorate

@@ -33,7 +33,7 @@ import types
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import given, settings, target
+from hypothesis import example, given, settings, target
 
 from oracle import UndecidableError
 
@@ -215,7 +215,10 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
             raise _Fail()
 
     n = profiles.examples_for(profile, ad.max_examples)
-    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(given(ad.strategy())(prop)), seed)
+    test = given(ad.strategy())(prop)
+    for inst in reversed(ad.corners() if ad.corners is not None else []):  # run first, in their order
+        test = example(inst)(test)
+    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(test), seed)
     stopped = False
     try:
         test()
