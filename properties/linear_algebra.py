@@ -8,6 +8,12 @@ Tolerance rules (u = 2⁻⁵³, the float64 unit roundoff; N = max(n, d)):
 - ``lstsq``: backward stability gives ‖Aᵀ(b − A x̂)‖ ≤ 16·N·u·‖A‖·(‖A‖‖x̂‖ + ‖b‖) — a residual test,
   independent of κ(A), so it neither excuses a wrong answer on a well-conditioned A nor condemns a
   good one on an ill-conditioned A.  A rank-deficient A is allowed (any least-squares solution passes).
+  On a square nonsingular A the system is consistent and backward stability (QR, SVD) also gives
+  ‖b − A x̂‖ ≤ 16·N·u·(‖A‖‖x̂‖ + ‖b‖); the normal equations (which square κ) miss it by a factor ≈ κ,
+  while their normal-equation residual is still small — so both are judged.
+Searches mix in float64's corners (:func:`~properties.toolkit.strategies.corner_matrices`: square κ up
+to 1e12, n = 1, zeros, ties, entries whose squares overflow or underflow, spikes, Hadamard columns)
+with weight 0.3, and push ``target()`` on log10 κ(A) and on the magnitude of A.
 - ``kron``: one rounded product per entry: |ẑ − z| ≤ u·|z| entrywise.
 The exact side is computed by the oracle from the float64 inputs (held exactly).
 """
@@ -21,21 +27,77 @@ from mpmath import mp
 from oracle import linalg, to_mp
 
 from .contract import AdapterSet, U, output, within
-from .toolkit.strategies import conditioned_matrices, dims, matrices, vectors
+from .toolkit import require
+from .toolkit.strategies import (
+    conditioned_matrices,
+    corner_matrices,
+    dims,
+    hadamard_columns,
+    log10_cond,
+    matrices,
+    vectors,
+    with_corners,
+)
 
 __all__ = ["ADAPTERS"]
 
 ADAPTERS = AdapterSet()
 
 
+_FULL_RANK_CORNERS = ("square ill-conditioned", "n = 1", "huge", "tiny", "hadamard")
+
+
 def _matrices():
-    return st.one_of(matrices(dims(1, 5), dims(1, 5)), conditioned_matrices(dims(1, 5), st.just(1)),
-                     dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n))))
+    return with_corners(
+        st.one_of(matrices(dims(1, 5), dims(1, 5)), conditioned_matrices(dims(1, 5), st.just(1)),
+                  dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n)))),
+        corner_matrices(dims(1, 5), dims(1, 5)), weight=0.3)
+
+
+def _square(n: int, log10_cond: float) -> np.ndarray:
+    """A fixed square n × n matrix with singular values 1 … 10^−log10_cond, rotated on both sides
+    (so no entry is small): the square ill-conditioned corner."""
+    q1, _ = np.linalg.qr(np.vander(np.linspace(1.0, 2.0, n), increasing=True) + np.eye(n))
+    q2, _ = np.linalg.qr(np.cos(np.add.outer(np.arange(n), 2.0 * np.arange(n))) + 2 * np.eye(n))
+    return (q1 * 10.0 ** (-log10_cond * np.linspace(0.0, 1.0, n))) @ q2.T
+
+
+def _corners():
+    """Fixed corners run before every search: squares past overflow / below underflow, κ = 1e12
+    square, one row, ties, zeros, Hadamard columns."""
+    return [np.array([[1e200]]), np.array([[1e-200, 0.0], [0.0, 3e-201]]), np.array([[3e160, 4e160], [1.0, 0.0]]),
+            _square(4, 12.0), np.array([[3.0, 4.0]]), np.ones((3, 2)), np.zeros((2, 2)), hadamard_columns(4, 2)]
+
+
+def _lstsq_corners():
+    """Square systems with κ = 1e3, 1e6, 1e12 (where the normal equations lose κ² digits), one
+    equation, huge entries."""
+    b4 = np.array([1.0, -2.0, 0.5, 3.0])
+    return [(_square(2, 3.0), b4[:2]), (_square(3, 6.0), b4[:3]), (_square(4, 12.0), b4),
+            (np.array([[1e200]]), np.array([5.0])), (np.array([[2.0], [1.0]]), np.array([1.0, 0.0]))]
+
+
+def _targets(A):
+    """log10 κ(A) and log10 max|A_ij|: where squaring (normal equations, ‖A‖² sums) fails first."""
+    top = float(np.max(np.abs(A))) if A.size else 0.0
+    return {"log10 cond(A)": log10_cond(A), "log10 max|A|": float(np.log10(top)) if top > 0 else -400.0}
+
+
+def _lstsq_targets(inst):
+    return _targets(inst[0])
+
+
+def _lstsq_instances():
+    square = dims(2, 5).flatmap(lambda n: st.tuples(corner_matrices(n, n, kinds=("square ill-conditioned",)), vectors(n)))
+    general = dims(1, 6).flatmap(lambda n: st.tuples(
+        st.one_of(matrices(n, dims(1, n)), conditioned_matrices(n, dims(1, n)), corner_matrices(n, dims(1, n))),
+        vectors(n)))
+    return with_corners(general, square, weight=0.3)
 
 
 @ADAPTERS("spectral_norm", signature="spectral_norm(A: (n, d) array) -> float",
          doc="‖A‖₂, the largest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
-         strategy=_matrices)
+         strategy=_matrices, targets=_targets, corners=_corners)
 def _spectral_norm(A, fn):
     got = float(output(fn(A.copy()), "spectral_norm", shape=()))
     with mp.workdps(50):
@@ -46,7 +108,7 @@ def _spectral_norm(A, fn):
 
 @ADAPTERS("sigma_min", signature="sigma_min(A: (n, d) array) -> float",
          doc="σ_{min(n,d)}(A), the smallest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
-         strategy=_matrices)
+         strategy=_matrices, targets=_targets, corners=_corners)
 def _sigma_min(A, fn):
     got = float(output(fn(A.copy()), "sigma_min", shape=()))
     with mp.workdps(50):
@@ -59,7 +121,10 @@ def _sigma_min(A, fn):
 @ADAPTERS("condition_number", signature="condition_number(A: (n, d) array) -> float",
          doc="κ(A) = σ_max/σ_min (inf allowed only when σ_min is within rounding of 0)",
          tolerance="|κ̂ − κ|/κ ≤ 16·max(n,d)·u·(1 + ‖A‖/σ_min)",
-         strategy=lambda: dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n), dims(1, n))))
+         strategy=lambda: with_corners(dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n), dims(1, n))),
+                                       corner_matrices(dims(1, 5), dims(1, 5), kinds=_FULL_RANK_CORNERS), weight=0.3),
+         targets=_targets, corners=lambda: [_square(4, 12.0), _square(2, 3.0), np.array([[1e200, 0.0], [0.0, 1e199]]),
+                                            np.array([[3.0, 4.0]]).T, hadamard_columns(4, 2)])
 def _condition_number(A, fn):
     raw = fn(A.copy())
     is_inf = not np.iscomplexobj(raw) and np.shape(raw) == () and np.asarray(raw, dtype=np.float64) == np.inf
@@ -67,6 +132,7 @@ def _condition_number(A, fn):
     with mp.workdps(50):
         M = to_mp(A)
         smax, smin = linalg.spectral_norm(M), linalg.sigma_min(M)
+        require(smin > 0, "κ(A) is finite only for a full-rank A")
         true = smax / smin
         tol_rel = 16 * max(A.shape) * U * (1 + smax / smin)
         if got == float("inf"):
@@ -76,19 +142,27 @@ def _condition_number(A, fn):
 
 @ADAPTERS("lstsq", signature="lstsq(A: (n, d) array, b: (n,) array) -> (d,) array",
          doc="a least-squares solution argmin_x ‖Ax − b‖₂",
-         tolerance="‖Aᵀ(b − A x̂)‖ ≤ 16·max(n,d)·u·‖A‖·(‖A‖‖x̂‖ + ‖b‖)",
-         strategy=lambda: dims(1, 6).flatmap(
-             lambda n: st.tuples(st.one_of(matrices(n, dims(1, n)), conditioned_matrices(n, dims(1, n))),
-                                 vectors(n))))
+         tolerance="‖Aᵀ(b − A x̂)‖ ≤ 16·max(n,d)·u·‖A‖·(‖A‖‖x̂‖ + ‖b‖), and on a square nonsingular A also "
+                   "‖b − A x̂‖ ≤ 16·n·u·(‖A‖‖x̂‖ + ‖b‖) (backward stability of a consistent system)",
+         strategy=_lstsq_instances, targets=_lstsq_targets, corners=_lstsq_corners)
 def _lstsq(inst, fn):
     A, b = inst
     x = output(fn(A.copy(), b.copy()), "lstsq", shape=(A.shape[1],))
     with mp.workdps(50):
         M, bb, xx = to_mp(A), to_mp(b), to_mp(x)
-        normal = linalg.norm2(M.T * (bb - M * xx))
+        r = bb - M * xx
+        normal = linalg.norm2(M.T * r)
         nA = linalg.spectral_norm(M)
-        tol = 16 * max(A.shape) * U * nA * (nA * linalg.norm2(xx) + linalg.norm2(bb))
-        return within(normal, tol, f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
+        scale = nA * linalg.norm2(xx) + linalg.norm2(bb)
+        c = 16 * max(A.shape) * U
+        out = within(normal / (c * nA * scale) if scale else normal, 1,
+                     f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
+        if A.shape[0] == A.shape[1] and out.holds and linalg.sigma_min(M) > 0:
+            res = linalg.norm2(r)
+            out = within(res / (c * scale) if scale else res, 1,
+                         f"square nonsingular A: ‖b − A x̂‖ = {mp.nstr(res, 5)}, tolerance 16·n·u·(‖A‖‖x̂‖ + ‖b‖) = "
+                         f"{mp.nstr(c * scale, 5)}, for x̂ = {x.tolist()} (κ(A) ≈ {10 ** log10_cond(A):.3g})")
+        return out
 
 
 @ADAPTERS("kron", signature="kron(x: (p,) array, y: (q,) array) -> (p*q,) array",
