@@ -21,9 +21,9 @@ from oracle.linalg import diag, dot, hadamard
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import require, to_oracle
-from ..toolkit.strategies import conditioned_matrices, dims, scalars
+from ..toolkit.strategies import conditioned_matrices, dims, scalars, with_corners
 from .newton import NewtonProblem
-from .strategies import newton_instances, problems, solve_instances
+from .strategies import newton_instances, problem_corners, problems, solve_instances
 
 __all__ = ["ADAPTERS"]
 
@@ -48,7 +48,25 @@ def _gradient_tolerance(A, b, w, x):
 
 
 def _problems():
-    return problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0)
+    return with_corners(problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0), problem_corners(), weight=0.25)
+
+
+def _corners():
+    """Fixed corners run before every search: A = [[1]], x = [710] (exp overflows without the max-shift),
+    ties at ‖Ax‖∞ = 800, a spread past exp's underflow (‖Ax‖∞ = 10⁴), u = Ax = 0 with b a vertex."""
+    e1, half = np.array([1.0]), np.array([0.5, 0.5])
+    return [(np.array([[1.0]]), e1, np.zeros(1), np.array([710.0])),
+            (np.array([[1.0], [0.0]]), np.array([0.0, 1.0]), np.zeros(2), np.array([710.0])),
+            (np.array([[1.0], [1.0]]), half, np.array([0.5, 1.0]), np.array([800.0])),
+            (np.array([[1.0], [-0.5]]), half, np.zeros(2), np.array([-1e4])),
+            (np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]]), np.array([0.0, 0.0, 1.0]), np.ones(3), np.array([400.0, 300.0])),
+            (np.zeros((2, 2)), np.array([1.0, 0.0]), np.zeros(2), np.zeros(2))]
+
+
+def _targets(inst):
+    """‖Ax‖∞, where exp overflows (709) and the max-shift matters."""
+    A, _, _, x = inst
+    return {"‖Ax‖∞": float(np.abs(A @ x).max())}
 
 
 @ADAPTERS("softmax_loss", signature="softmax_loss(A: (n, d), b: (n,), w: (n,), x: (d,)) -> float",
@@ -56,7 +74,7 @@ def _problems():
           tolerance="|L̂ − L| ≤ 32(n+d)·u·(½Σ w_i² a_i² + (1 + m)(‖c‖₂ + 1)); the first term bounds the "
                     "rounding of L_reg, the second that of f (exp amplifies the absolute error d·u·a_i of "
                     "(Ax)_i into a relative one) propagated through ½‖c‖²",
-          strategy=_problems)
+          strategy=_problems, targets=_targets, corners=_corners)
 def _softmax_loss(inst, fn):
     A, b, w, x = inst
     got = float(output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_loss", shape=()))
@@ -73,7 +91,7 @@ def _softmax_loss(inst, fn):
           doc="∇L(x), judged against numerical differentiation of L (not the closed form)",
           tolerance="‖ĝ − ∇L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i|, r = f∘c − ⟨c,f⟩f + "
                     "w²∘Ax (∇L = Aᵀr): rounding of r's terms (f's relative error (1 + m)·u), then of Aᵀr",
-          strategy=_problems)
+          strategy=_problems, targets=_targets, corners=_corners)
 def _softmax_gradient(inst, fn):
     A, b, w, x = inst
     got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_gradient", shape=(A.shape[1],))
@@ -87,7 +105,7 @@ def _softmax_gradient(inst, fn):
           doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A",
           tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂: B(x)'s entries are ≤ 8 in "
                     "magnitude with relative error (1 + m)·u, W² exact; then the products with A",
-          strategy=_problems)
+          strategy=_problems, targets=_targets, corners=_corners)
 def _softmax_hessian(inst, fn):
     A, b, w, x = inst
     d = A.shape[1]

@@ -30,6 +30,7 @@ __all__ = [
     "loewner_pairs",
     "newton_instances",
     "nonneg",
+    "problem_corners",
     "problems",
     "simplex_pairs",
     "solve_instances",
@@ -120,6 +121,29 @@ def problems(draw, *, n_lo=1, n_hi=6, d_hi=4, a_hi=0.5, x_hi=0.5):
     w = draw(vectors(n, max_abs=20.0), label="w")
     x = draw(scaled_arrays((d,), -1.5, x_hi), label="x")
     return A, b, w, x
+
+
+def problem_corners():
+    """(A, b, w, x) at float64's corners of the softmax: ‖Ax‖∞ from 10^2.5 to 10^3.5 (past 709, where
+    exp overflows without the max-shift, and past 745, where exp(−u) underflows to 0), ties in Ax (A of
+    small integers, equal rows), exact zeros, n = 1 and d = 1."""
+
+    @st.composite
+    def build(draw):
+        n = draw(dims(1, 4), label="n")
+        d = draw(dims(1, 2), label="d")
+        A = draw(ints((n, d), -1, 2), label="A (small integers: ties, zeros)")
+        if not A.any():
+            A[0, 0] = 1.0
+        x = draw(ints((d,), -2, 2).map(lambda v: v if v.any() else np.eye(1, v.size, 0)[0]), label="x direction")
+        top = float(np.abs(A @ x).max())
+        mag = draw(scalars(2.5, 3.5), label="log10 ‖Ax‖∞")
+        x = x * (10.0**mag / top) if top > 0 else x * 10.0**mag
+        b = draw(b_vectors(n), label="b")
+        w = draw(st.one_of(st.just(np.zeros(n)), vectors(n, max_abs=2.0)), label="w")
+        return A, b, w, x
+
+    return build()
 
 
 def derivative_problems():
