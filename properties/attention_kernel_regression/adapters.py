@@ -2,7 +2,9 @@
 
 Sketches: ``<kind>_bits(..., seed) -> dict`` (the random bits, format of solvers/sketches.py) and
 ``<kind>_apply(bits, M) -> S @ M``.  ``*_bits`` are checked for format (and, by the validator, for
-determinism in the seed) and the oracle rebuilds the matrix from them; ``*_apply`` is fed bits drawn
+determinism in the seed), the oracle rebuilds the matrix from them, and their statistical checks
+(:mod:`properties.sketch_statistics`: sign balance and independence, uniform rows, Gaussian law,
+subspace embedding on coherent inputs) judge their distribution over seeds; ``*_apply`` is fed bits drawn
 here (independent of the implementation) and compared entrywise with the oracle's exact S·M.
 Algorithms: ``name(A, b, [j,] eps, delta, seed) -> x`` judged on the paper's guarantee, exactly, plus
 the rounding allowance 16·N·u·(scale of the computed residual) (N = max(n, d)).
@@ -22,6 +24,7 @@ from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
 
 from ..contract import AdapterSet, U, output, within
+from ..sketch_statistics import bits_distribution, bits_embedding
 from ..toolkit import Outcome, le
 from ..toolkit.strategies import dims, matrices, vectors
 from .common import fraction, odd_residual_and_opt, power_residual
@@ -73,7 +76,8 @@ _BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
 @ADAPTERS("srht_bits", signature="srht_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n SRHT: {'n': 0-d int, 'signs': (n_pad,) ±1 ints, 'rows': (m,) ints in "
               "[0, n_pad)}, n_pad = 2^⌈log2 n⌉; S[k,i] = signs[i]·(−1)^{popcount(rows[k]&i)}/√m",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS))
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS),
+          statistical=(bits_distribution("srht"), bits_embedding("srht")))
 def _srht_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.srht_matrix,
@@ -83,7 +87,8 @@ def _srht_bits(inst, fn):
 @ADAPTERS("tensor_srht_bits", signature="tensor_srht_bits(d1: int, d2: int, m: int, seed: int) -> dict",
           doc="random bits of a TensorSRHT R^{d1}×R^{d2} → R^m: {'d1','d2': 0-d ints, 'signs1': (d1p,), "
               "'signs2': (d2p,) ±1, 'rows1': (m,) in [0,d1p), 'rows2': (m,) in [0,d2p)}",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS))
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS),
+          statistical=(bits_distribution("tensor_srht"),))
 def _tensor_srht_bits(inst, fn):
     d1, d2, m, seed = inst
     return _bits_check(fn, (d1, d2, m, seed), O.tensor_srht_matrix,
@@ -95,7 +100,8 @@ def _tensor_srht_bits(inst, fn):
           doc="random bits of an m×n OSNAP with column sparsity s: {'m': 0-d int, 'rows': (s, n) ints in [0, m), "
               "'signs': (s, n) ±1}; S[rows[t,j], j] += signs[t,j]/√s; each column's s rows distinct",
           tolerance="exact: deterministic in seed, shapes/ranges as documented, distinct rows per column",
-          strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),)
+          strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),
+          statistical=(bits_distribution("osnap"), bits_embedding("osnap")))
 def _osnap_bits(inst, fn):
     n, m, s, seed = inst
     out = _bits_check(fn, (n, m, s, seed), O.osnap_matrix, {"m": ((), "i"), "rows": ((s, n), "i"), "signs": ((s, n), "i")})
@@ -107,7 +113,8 @@ def _osnap_bits(inst, fn):
 
 @ADAPTERS("countsketch_bits", signature="countsketch_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n CountSketch: {'m': 0-d int, 'rows': (n,) ints in [0, m), 'signs': (n,) ±1}",
-          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS))
+          tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS),
+          statistical=(bits_distribution("countsketch"), bits_embedding("countsketch")))
 def _countsketch_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.countsketch_matrix, {"m": ((), "i"), "rows": ((n,), "i"), "signs": ((n,), "i")})
@@ -116,7 +123,8 @@ def _countsketch_bits(inst, fn):
 @ADAPTERS("gaussian_bits", signature="gaussian_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n Gaussian sketch: {'g': (m, n) float64}; S = g/√m",
           tolerance="exact: deterministic in seed, shape (m, n), finite",
-          strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS))
+          strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS),
+          statistical=(bits_distribution("gaussian"), bits_embedding("gaussian")))
 def _gaussian_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.gaussian_matrix, {"g": ((m, n), "f")})

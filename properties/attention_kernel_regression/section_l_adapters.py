@@ -34,6 +34,7 @@ from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_mp
 
 from ..contract import AdapterSet, U, output, within
+from ..sketch_statistics import bits_distribution
 from ..toolkit import require
 from ..toolkit.strategies import dims, matrices, scalars, vectors
 
@@ -132,7 +133,7 @@ def _attention_features(inst, fn):
               "bits R^{m_l} × R^{m_l} → R^{m_l} (formats of srht_bits / tensor_srht_bits)",
           tolerance="exact format: lengths next_pow2, signs ±1, rows in range",
           strategy=lambda: st.tuples(dims(1, 9), st.lists(dims(1, 9), min_size=1, max_size=4), st.integers(0, 2**16)),
-          max_examples=25, seeded="seed")
+          max_examples=25, seeded="seed", statistical=(bits_distribution("feature"),))
 def _attention_feature_bits(inst, fn):
     d, rows, seed = inst
     bits = fn(d, list(rows), seed)
