@@ -15,8 +15,10 @@ or 2 (reading a).  Conventions: x = vec_row(X) (``X.reshape(-1)``), y stacks the
   O(n²d² + nd⁴) time and O(n² + nd²) memory.
 - :func:`sketched_gram` (alg.tensorsrht_hessian): (SÂ)ᵀ(SÂ) for Â = A1 ⊗ Wd^{1/2}A2 with a TensorSRHT S
   (``solvers.sketches``), ≈ Σ_{j0} 𝖠_{j0}ᵀWd𝖠_{j0}, without forming Â's rows.
-- :func:`newton` (alg.newton): z ← z − H̃⁻¹∇L_tot(z) with H̃ exact or with the x-regulariser block
-  replaced by d·(its TensorSRHT sketch), run by the shared driver :func:`solvers.newton.iterate`.
+- :func:`newton` (alg.newton): z ← z − H̃⁻¹∇L_tot(z), one compiled step per update, run by the shared
+  driver :func:`solvers.newton.iterate`; H̃ exact or with the x-regulariser block replaced by d·(its
+  TensorSRHT sketch) (``model="full"``), or blockdiag(x-regulariser block, I_d ⊗ K_y) with that block
+  Kronecker-exact or sketched once (``model="block"``, the spec's intended use of the sketch).
 - :func:`flops`: XLA cost analysis of each kernel (for the running-time claims).
 
 Bad input raises ``ValueError`` naming the argument (shape mismatch between A1, A2, A3, B; X, Y
@@ -37,7 +39,7 @@ from .linalg import check_array
 from .newton import Result, Status, Step, iterate
 
 __all__ = [
-    "KERNELS", "READINGS", "Problem", "flops", "forward", "grad_x", "grad_y", "gradient_tot", "hessian_blocks",
+    "KERNELS", "MODELS", "READINGS", "Problem", "flops", "forward", "grad_x", "grad_y", "gradient_tot", "hessian_blocks",
     "hessian_tot", "loss", "loss_tot", "newton", "newton_step", "problem", "sketched_gram", "sketch_rows",
     "softmax_jvp",
 ]
@@ -168,12 +170,24 @@ def _loss_tot(A1, A2, A3, B, w, X, Y, p):
     return _loss(A1, A2, A3, B, X, Y) + 0.5 * d * jnp.sum(Z * Z * w[None, :] ** p) + 0.5 * jnp.sum((w[:, None] * H) ** 2)
 
 
+def _gradient_parts(A1, A2, A3, B, w, X, Y, p):
+    """(∇L_tot, SA3) from one forward pass: ∇_X = A1ᵀ(Q + d·Z∘w^p)A2 (loss and regulariser through one
+    n × n product) and ∇_Y = A3ᵀ(SᵀC + W²H): five T_mat(n, n, d) products (SA3 a sixth, where used)."""
+    d = A1.shape[1]
+    Z = (A1 @ X) @ A2.T
+    S = jax.nn.softmax(Z, axis=1)
+    H = A3 @ Y
+    C = S @ H - B
+    SP = S * (C @ H.T)
+    Q = SP - jnp.sum(SP, axis=1, keepdims=True) * S + d * Z * w[None, :] ** p
+    gx = (A1.T @ Q) @ A2
+    gy = A3.T @ (S.T @ C + (w ** 2)[:, None] * H)
+    return jnp.concatenate([gx.reshape(-1), gy.T.reshape(-1)]), S @ A3
+
+
 @partial(jax.jit, static_argnames=("p",))
 def _gradient_tot(A1, A2, A3, B, w, X, Y, p):
-    d = A1.shape[1]
-    gx = _grad_x(A1, A2, A3, B, X, Y) + d * (A1.T @ ((A1 @ X @ A2.T) * w[None, :] ** p)) @ A2
-    gy = _grad_y(A1, A2, A3, B, X, Y) + A3.T @ ((w ** 2)[:, None] * (A3 @ Y))
-    return jnp.concatenate([gx.reshape(-1), gy.T.reshape(-1)])
+    return _gradient_parts(A1, A2, A3, B, w, X, Y, p)[0]
 
 
 @partial(jax.jit, static_argnames=("p",))
@@ -337,31 +351,100 @@ def newton_step(A1, A2, A3, B, w, z, H_tilde, *, reading: str = "b") -> jax.Arra
     return jnp.asarray(z, dtype=jnp.float64) - step
 
 
-def _approx_hessian(p: Problem, X, Y, reading, m, key):
-    """H̃ of alg.newton: the exact Hessian, or (m > 0) with H_reg,x replaced by d·M̃ (TensorSRHT)."""
-    pw = _p(reading)
-    H = _hessian_tot(*p[:4], p.w, X, Y, pw)
-    if m == 0:
-        return H
-    d = p.A1.shape[1]
-    k = d * d
-    Gx, _ = _reg_parts(p.A1, p.A2, p.A3, p.w, pw)
-    Mt = sketched_gram(p.A1, p.A2, p.w ** pw, m, key=key)
-    return H.at[:k, :k].add(d * Mt - Gx)
-
-
 @jax.jit
 def _cholesky_solve(H, g):
     L = jnp.linalg.cholesky(H)
     return jax.scipy.linalg.cho_solve((L, True), g)
 
 
+MODELS = ("full", "block")
+
+
+class _State(NamedTuple):
+    """A Newton iterate z with g = ∇L_tot(z), ‖g‖₂ and K = A3ᵀSᵀSA3 + A3ᵀW²A3 (H_yy + H_reg,y = I_d ⊗ K,
+    spec def.H_yy), all from the same forward pass of one compiled step."""
+
+    z: jax.Array
+    g: jax.Array
+    gnorm: jax.Array
+    K: jax.Array
+
+
+@partial(jax.jit, static_argnames=("p",))
+def _start(A1, A2, A3, B, w, z, p):
+    d = A1.shape[1]
+    g, SA3 = _gradient_parts(A1, A2, A3, B, w, *_split(z, d), p)
+    return _State(z, g, jnp.linalg.norm(g), SA3.T @ SA3 + (A3.T * (w ** 2)[None, :]) @ A3)
+
+
+def _advance(A1, A2, A3, B, w, z, delta, p):
+    """(state at z − δ, whether δ is finite): the gradient of the next iterate inside the same compiled step."""
+    nxt = _start(A1, A2, A3, B, w, z - delta, p)
+    return nxt, jnp.all(jnp.isfinite(delta))
+
+
+@partial(jax.jit, static_argnames=("p",))
+def _full_step(A1, A2, A3, B, w, state, Mx, Gy, p):
+    """One alg.newton update with H̃ = [[H_xx + Mx, H_xy], [H_xyᵀ, H_yy + Gy]] (Mx the x-regulariser block,
+    exact or d·M̃), Cholesky-solved; the loss blocks by the Kronecker structure (:func:`hessian_blocks`)."""
+    d = A1.shape[1]
+    Hxx, Hxy, Hyy = _hessian_blocks(A1, A2, A3, B, *_split(state.z, d))
+    H = jnp.block([[Hxx + Mx, Hxy], [Hxy.T, Hyy + Gy]])
+    return _advance(A1, A2, A3, B, w, state.z, _cholesky_solve(H, state.g), p)
+
+
+def _y_solve(K, gy):
+    """(I_d ⊗ K)⁻¹gy: one d × d Cholesky, since y stacks the columns of Y and (I_d ⊗ K)vec_cols(Y) = vec_cols(KY)."""
+    d = K.shape[0]
+    return _cholesky_solve(K, gy.reshape(d, d).T).T.reshape(-1)
+
+
+@partial(jax.jit, static_argnames=("p",))
+def _block_step_kron(A1, A2, A3, B, w, state, LP, LQ, p):
+    """Block model, exact x-regulariser block d·(P ⊗ Q), P = A1ᵀA1, Q = A2ᵀW^pA2 (LP, LQ their Cholesky
+    factors): (P ⊗ Q)⁻¹vec_row(G) = vec_row(P⁻¹GQ⁻¹), O(d³) per solve."""
+    d = A1.shape[1]
+    k = d * d
+    GX = state.g[:k].reshape(d, d)
+    DX = jax.scipy.linalg.cho_solve((LQ, True), jax.scipy.linalg.cho_solve((LP, True), GX).T).T / d
+    delta = jnp.concatenate([DX.reshape(-1), _y_solve(state.K, state.g[k:])])
+    return _advance(A1, A2, A3, B, w, state.z, delta, p)
+
+
+@partial(jax.jit, static_argnames=("p",))
+def _block_step_sketch(A1, A2, A3, B, w, state, Lx, p):
+    """Block model, x-regulariser block d·M̃ (TensorSRHT Gram, Lx its Cholesky factor, drawn once)."""
+    k = A1.shape[1] ** 2
+    dx = jax.scipy.linalg.cho_solve((Lx, True), state.g[:k])
+    delta = jnp.concatenate([dx, _y_solve(state.K, state.g[k:])])
+    return _advance(A1, A2, A3, B, w, state.z, delta, p)
+
+
+def _sketch_block(p: Problem, pw, m, key):
+    """d·M̃: d times the TensorSRHT Gram of A1 ⊗ W^{p/2}A2 with m rows (alg.tensorsrht_hessian)."""
+    bits = sketches.tensor_srht_bits(key, p.A1.shape[0], p.A1.shape[0], m)
+    return p.A1.shape[1] * _rows_gram(*_transformed(bits, p.A1, jnp.sqrt(p.w ** pw)[:, None] * p.A2))
+
+
 def newton(A1, A2, A3, B, w, z0, *, reading: str = "b", m: int = 0, key=0, tol: float = 1e-10,
-           max_iter: int = 50) -> Result:
-    """alg.newton: z_{t+1} = z_t − H̃_t⁻¹∇L_tot(z_t) from z0 (2d²), H̃_t exact (``m = 0``) or with the
-    x-regulariser block sketched by a TensorSRHT of ``m`` rows (fresh bits each iteration, from
-    ``fold_in(key, t)``).  Stops by the shared driver's rule on ‖∇L_tot‖₂ ≤ tol; a non-positive-definite
-    H̃ ends it with ``Status.NOT_POSITIVE_DEFINITE``.
+           max_iter: int = 50, model: str = "full") -> Result:
+    """alg.newton: z_{t+1} = z_t − H̃_t⁻¹∇L_tot(z_t) from z0 (2d²), each update one compiled step (the
+    Cholesky solve and the gradient at z_{t+1}).  Stops by the shared driver's rule on ‖∇L_tot‖₂ ≤ tol
+    (the gradient of the iterate itself, never of a model); a non-positive-definite H̃ ends it with
+    ``Status.NOT_POSITIVE_DEFINITE``.
+
+    ``model``:
+
+    - ``"full"`` (default): H̃_t = ∇²L_tot(z_t) exactly (``m = 0``), or with the x-regulariser block
+      replaced by d·(its TensorSRHT sketch with ``m`` rows), fresh bits each iteration from
+      ``fold_in(key, t)`` (per-iteration failure probability δ/T).  Quadratic convergence for ``m = 0``.
+    - ``"block"``: H̃ = blockdiag(H_x, I_d ⊗ (A3ᵀSᵀSA3 + A3ᵀW²A3)), the spec's intended use of
+      alg.tensorsrht_hessian when W dominates the loss Hessian: H_x = d·(A1ᵀA1) ⊗ (A2ᵀW^pA2) solved through
+      its Kronecker factors in O(d³) (``m = 0``), or d·M̃ from one TensorSRHT of ``m`` rows drawn from
+      ``key`` and factored once (H_x does not depend on z).  H_xx of the loss and H_xy are left out, so
+      the convergence is linear, with rate ‖I − H̃⁻¹∇²L_tot‖ near z*; where W does not dominate the
+      iteration may not converge, and the status says so.  Per update: the gradient (O(T_mat(n,n,d))),
+      a d × d Cholesky and O(d⁴) solves, no n × n × d or d²-by-n work.
 
     **Returns:** :class:`solvers.newton.Result` (``x`` is the final z).
     """
@@ -372,21 +455,38 @@ def newton(A1, A2, A3, B, w, z0, *, reading: str = "b", m: int = 0, key=0, tol: 
     z0 = _z(z0, d)
     if isinstance(m, bool) or not isinstance(m, int) or m < 0:
         raise ValueError(f"m={m!r} must be an int >= 0 (0: exact Hessian)")
+    if model not in MODELS:
+        raise ValueError(f"model={model!r} must be one of {MODELS}")
     base = sketches.as_key(key)
     pw = _p(reading)
+    data = (*p[:4], p.w)
 
-    def grad(z):
-        return _gradient_tot(*p[:4], p.w, *_split(z, d), pw)
+    if model == "full":
+        Gx, Gy = _reg_parts(p.A1, p.A2, p.A3, p.w, pw)
 
-    def step(t, z):
-        H = _approx_hessian(p, *_split(z, d), reading, m, jax.random.fold_in(base, t))
-        delta = _cholesky_solve(H, grad(z))
-        if not bool(jnp.all(jnp.isfinite(delta))):
+        def update(t, state):
+            Mx = Gx if m == 0 else _sketch_block(p, pw, m, jax.random.fold_in(base, t))
+            return _full_step(*data, state, Mx, Gy, pw)
+    elif m == 0:
+        LP = jnp.linalg.cholesky(p.A1.T @ p.A1)
+        LQ = jnp.linalg.cholesky((p.A2.T * (p.w ** pw)[None, :]) @ p.A2)
+
+        def update(t, state):
+            return _block_step_kron(*data, state, LP, LQ, pw)
+    else:
+        Lx = jnp.linalg.cholesky(_sketch_block(p, pw, m, base))
+
+        def update(t, state):
+            return _block_step_sketch(*data, state, Lx, pw)
+
+    def step(t, state):
+        nxt, finite = update(t, state)
+        if not bool(finite):
             return Status.NOT_POSITIVE_DEFINITE
-        return Step(z - delta)
+        return Step(nxt)
 
-    return iterate(step, z0, measure=lambda z: float(jnp.linalg.norm(grad(z))), point=np.asarray, tol=tol,
-                   max_iter=max_iter)
+    return iterate(step, _start(*data, z0, pw), measure=lambda s: float(s.gnorm), point=lambda s: np.asarray(s.z),
+                   tol=tol, max_iter=max_iter)
 
 
 # ----------------------------------------------------------------------------- FLOP counts
