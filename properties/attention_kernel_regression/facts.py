@@ -14,12 +14,13 @@ from mpmath import mp
 from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
 
-from ..toolkit import ClaimSet, eq, le, worst_pair
+from ..toolkit import ClaimSet, eq, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 from .common import PAPER, boost, exact_product, fails_infinitely, fraction, kappa_paper, log10_cond, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
-__all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b3", "factA_4_b6", "factA_4_b7", "factA_4_b8", "factA_4_b9"]
+__all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_repair", "factA_4_b3", "factA_4_b6", "factA_4_b7",
+           "factA_4_b7_repair", "factA_4_b8", "factA_4_b8_repair", "factA_4_b9"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."
@@ -56,6 +57,22 @@ def factA_4_b1(A):
     def sides():
         with boost(2 * log10_cond(A)):
             return O.pinv_norm(M.T * M, d), O.sigma_min(M) ** -2
+
+    return eq(sides)
+
+
+@claims.check(ID + "factA.4.b1", "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
+              hypotheses="any A ≠ 0; rank r exact (over the rationals)", repair=True,
+              instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
+              notes="The spec's correct general form (Fact A.4 b1): the nonzero eigenvalues of AᵀA are σ_i(A)², "
+                    "so (AᵀA)† has norm 1/σ_r(A)²; under G0 (r = d) it is the stated equality.")
+def factA_4_b1_repair(A):
+    r, M = O.exact_rank(A), to_mp(A)
+    require(r > 0, "A ≠ 0")
+
+    def sides():
+        with boost(2 * log10_cond(A) if r == min(A.shape) else 0.0):
+            return O.pinv_norm(M.T * M, r), linalg.singular_values(M)[r - 1] ** -2
 
     return eq(sides)
 
@@ -148,6 +165,23 @@ def factA_4_b7(A):
     return eq(sides)
 
 
+@claims.check(ID + "factA.4.b7", "for any matrix A of full rank, κ(A) = κ(A†) with κ = σ_max/σ_{min(n,d)} "
+              "(singular-value convention)",
+              hypotheses="A of full rank (square or tall)", repair=True,
+              instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
+                                          tall(n_lo=2, cond=6.0)),
+              notes="The spec's reading under which it HOLDS: A = UΣVᵀ (thin SVD) gives A† = VΣ⁻¹Uᵀ, whose "
+                    "singular values are the 1/σ_i, so σ_max/σ_min is the same. A† is formed as (AᵀA)⁻¹Aᵀ.")
+def factA_4_b7_repair(A):
+    M = to_mp(A)
+
+    def sides():
+        with boost(2 * log10_cond(A)):
+            return O.cond(M, convention="sv"), O.cond(mp.inverse(M.T * M) * M.T, convention="sv")
+
+    return eq(sides)
+
+
 def _kappas(A, B):
     """κ(A), κ(B), κ(AB) with the paper's σ_min (AB and all ranks exact)."""
     FAB = exact_product(A, B)
@@ -171,6 +205,24 @@ def factA_4_b8(inst):
     (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
     if B.shape[0] < B.shape[1] or rB < B.shape[1] or rAB < B.shape[1]:
         return trivially_true("κ(B) or κ(AB) is ∞: RHS = ∞")
+
+    def sides():
+        with boost(log10_cond(A) + log10_cond(B)):
+            return kappa_paper(Am, rA), kappa_paper(_frac_mp(FAB), rAB) * kappa_paper(Bm, rB)
+
+    return le(sides)
+
+
+@claims.check(ID + "factA.4.b8", "for square A and square invertible B: κ(A) ≤ κ(AB)·κ(B)",
+              hypotheses="A ∈ R^{d×d} full rank, B ∈ R^{d×d} invertible (κ(B) ≤ 1e4)", repair=True,
+              instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
+                  conditioned_matrices(d, d, max_log10_cond=4.0), conditioned_matrices(d, d, max_log10_cond=4.0))),
+              notes="The spec's correct version (Fact A.4 b8): A = (AB)B⁻¹ and κ(B⁻¹) = κ(B), so fact A.4 b9 "
+                    "gives κ(A) ≤ κ(AB)κ(B⁻¹) = κ(AB)κ(B).")
+def factA_4_b8_repair(inst):
+    A, B = inst
+    (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
+    require(rB == B.shape[1] and rAB == B.shape[1], "B invertible (exact rank)")
 
     def sides():
         with boost(log10_cond(A) + log10_cond(B)):

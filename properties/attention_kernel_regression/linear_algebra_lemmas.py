@@ -10,12 +10,12 @@ from mpmath import mp
 from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
 
-from ..toolkit import ClaimSet, le
+from ..toolkit import ClaimSet, le, worst
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 from .common import PAPER, boost, log10_cond, orth, trivially_true, unit, with_note
 from .strategies import tall
 
-__all__ = ["claims", "lemD_2", "lemD_5"]
+__all__ = ["claims", "lemD_2", "lemD_2_repair", "lemD_5"]
 
 claims = ClaimSet(PAPER)
 ID = PAPER + "."
@@ -71,6 +71,39 @@ def lemD_2(inst):
         corrected = linalg.norm2(G * x - b) / (e / (1 - e) * k * linalg.norm2(b))
     return with_note(out, f"κ(A) = {mp.nstr(k, 4)}; ratio to the corrected bound (ε/(1−ε))κ‖b‖: "
                           f"{mp.nstr(corrected, 4)}")
+
+
+@claims.check(ID + "lemD.2", "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
+              "‖(AᵀA)^{-1/2}(AᵀAx' − b)‖ ≤ (ε/(1−ε))‖(AᵀA)^{-1/2}b‖",
+              hypotheses="as the claim (A full column rank, SᵀS = diag(1 ± ε), b the worst direction)", repair=True,
+              instances=_d2_instances,
+              notes="The spec's corrected versions (a) and (b). Derivation: with M = AᵀA, N = AᵀSᵀSA, AᵀAx' − b = "
+                    "(MN⁻¹ − I)b = M^{1/2}(M^{1/2}N⁻¹M^{1/2} − I)M^{-1/2}b, and (1−ε)M ⪯ N ⪯ (1+ε)M puts the "
+                    "eigenvalues of M^{1/2}N⁻¹M^{1/2} in [1/(1+ε), 1/(1−ε)], so the middle factor has norm ≤ "
+                    "ε/(1−ε); (a) adds ‖M^{1/2}‖‖M^{-1/2}‖ = κ(A).")
+def lemD_2_repair(inst):
+    A, eps, t = inst
+    Am, e = to_mp(A), mp.mpf(eps)
+
+    def parts():
+        G, Ms = Am.T * Am, Am.T * mp.diag([1 + e * (1 if ti else -1) for ti in t]) * Am
+        _, _, V = mp.svd_r(G * mp.inverse(Ms) - mp.eye(G.rows))
+        b = V[0, :].T
+        lam, Q = mp.eigsy(linalg.sym(G))
+        Gm12 = Q * mp.diag([1 / mp.sqrt(lam[i]) for i in range(G.rows)]) * Q.T
+        return G, linalg.solve(Ms, b), b, Gm12
+
+    def a():
+        with boost(2 * log10_cond(A)):
+            G, x, b, _ = parts()
+            return linalg.norm2(G * x - b), e / (1 - e) * O.cond(Am, convention="sv") * linalg.norm2(b)
+
+    def b_norm():
+        with boost(2 * log10_cond(A)):
+            G, x, b, Gm12 = parts()
+            return linalg.norm2(Gm12 * (G * x - b)), e / (1 - e) * linalg.norm2(Gm12 * b)
+
+    return worst(le(a), le(b_norm))
 
 
 def _d3_instances():
