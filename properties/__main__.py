@@ -7,6 +7,7 @@ tightness report of each paper.
     python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
     python -m properties adapters [--markdown]
     python -m properties report [--paper P ...] [--out DIR] [--from LEDGER.json] [--profile ...] [--seed N]
+    python -m properties experiment PAPER [--out DIR] [--quick] ...   (the paper's experiment runner)
 
 Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the module passed;
 1 validation failed; 2 bad usage (a pattern matching no claim, a JSON path that cannot be written
@@ -177,8 +178,23 @@ def _report(argv) -> int:
     return 0
 
 
+_EXPERIMENTS = {"attention_pruning": "properties.attention_pruning.experiments"}
+
+
+def _experiment(argv) -> int:
+    if not argv or argv[0] not in _EXPERIMENTS:
+        print(f"usage: python -m properties experiment {{{','.join(_EXPERIMENTS)}}} [options]", file=sys.stderr)
+        return 2
+    import importlib
+
+    runner = importlib.import_module(_EXPERIMENTS[argv[0]])
+    return runner.main(argv[1:], prog=f"python -m properties experiment {argv[0]}")
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "experiment":
+        return _experiment(argv[1:])
     if argv and argv[0] == "report":
         return _report(argv[1:])
     if argv and argv[0] == "validate":

@@ -1,8 +1,8 @@
-"""``python -m properties.attention_pruning [--out DIR] [--quick] [--impl MODULE]``: Figure 2 of paper 000
-(see :mod:`properties.attention_pruning.experiments`)."""
+"""``python -m properties.attention_pruning [--out DIR] [--quick] [--impl MODULE] [--skip-real-model]``: an alias of
+``python -m properties experiment attention_pruning`` (see :mod:`properties.attention_pruning.experiments`)."""
 
 import sys
 
 from .experiments import main
 
-sys.exit(main())
+sys.exit(main(prog="python -m properties.attention_pruning"))

@@ -1,7 +1,10 @@
 """The synthetic experiment of paper 000 (Section 6.1, Figure 2; spec §4.1) through the adapter contract,
 the empirical claims ``emp.*`` judged on it, and the command that regenerates Figure 2 and its table:
 
-    python -m properties.attention_pruning [--out DIR] [--quick] [--impl MODULE]
+    python -m properties experiment attention_pruning [--out DIR] [--quick] [--impl MODULE] [--skip-real-model]
+
+(``python -m properties.attention_pruning`` is the same command; the real-model part is
+:mod:`properties.attention_pruning.real_model`.)
 
 Protocol (spec §4.1, the "proposed reproduction grid"; the paper's own setup is not recovered):
 X_ij ~ N(0, 1) (n×d), (W_Q)_ij, (W_K)_ij ~ N(0, 1/d); logit scaling (a) W = W_QW_Kᵀ/√d (logit std ≈ 1)
@@ -266,34 +269,56 @@ def _table(fig: dict, grid: Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m properties.attention_pruning",
-                                description="Reproduce Figure 2 of paper 000 (synthetic pruning comparison).")
-    p.add_argument("--out", default="attention_pruning_results", help="directory for the PNGs and table.md")
-    p.add_argument("--quick", action="store_true", help="the ci grid (d = 16, 2 seeds, 300 steps)")
+def main(argv=None, prog: str = "python -m properties experiment attention_pruning") -> int:
+    """Figure 2 (PNG per logit scaling, table.md) and the real-model experiment (minilm_layers.png,
+    minilm.md; :mod:`properties.attention_pruning.real_model`), with one progress bar on stderr."""
+    p = argparse.ArgumentParser(prog=prog, description="Reproduce Figure 2 of paper 000 (synthetic pruning comparison) "
+                                                        "and the real-model (MiniLM-L6) experiment.")
+    p.add_argument("--out", default="attention_pruning_results", help="directory for the PNGs and Markdown tables")
+    p.add_argument("--quick", action="store_true", help="the ci grid (d = 16, 2 seeds, 300 steps; real model: ρ = 0.5, 40 steps)")
     p.add_argument("--impl", default="solvers.adapter", help="module of adapter functions to run")
+    p.add_argument("--skip-real-model", action="store_true", help="only Figure 2")
     args = p.parse_args(argv)
     import os
+
+    from . import real_model
 
     os.makedirs(args.out, exist_ok=True)
     impl = importlib.import_module(args.impl)
     grid = QUICK if args.quick else FULL
-    total = 2 * (len(grid.lams) + len(grid.ns) + len(grid.rhos))
+    real = not args.skip_real_model
+    if real:
+        try:
+            real_model.model_dir()
+        except ValueError as exc:
+            print(f"error: {exc} (or pass --skip-real-model)", file=sys.stderr)
+            return 2
+    rhos = real_model.QUICK_RHOS if args.quick else real_model.RHOS
+    total = 2 * (len(grid.lams) + len(grid.ns) + len(grid.rhos)) + (real_model.progress_steps(rhos) if real else 0)
     done = [0]
     t0 = time.perf_counter()
 
     def progress():
         done[0] += 1
         k = done[0]
-        bar = "#" * (30 * k // total)
-        print(f"\r[{bar:<30}] {k}/{total} points  {time.perf_counter() - t0:6.0f}s", end="", file=sys.stderr, flush=True)
+        bar = "#" * (30 * min(k, total) // total)
+        print(f"\r[{bar:<30}] {k}/{total} steps  {time.perf_counter() - t0:6.0f}s", end="", file=sys.stderr, flush=True)
 
     fig = figure2(impl, grid, progress=progress)
-    print(file=sys.stderr)
     paths = _plot(fig, args.out)
     table = _table(fig, grid)
     with open(f"{args.out}/table.md", "w", encoding="utf-8") as fh:
         fh.write(table)
+    paths.append(f"{args.out}/table.md")
     print(table)
-    print(f"wrote {', '.join(paths)} and {args.out}/table.md in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    if real:
+        res = real_model.run(impl, steps=40 if args.quick else 300, rhos=rhos, progress=progress)
+        paths.append(real_model.plot(res, args.out))
+        rt = real_model.table(res)
+        with open(f"{args.out}/minilm.md", "w", encoding="utf-8") as fh:
+            fh.write(rt)
+        paths.append(f"{args.out}/minilm.md")
+        print(rt)
+    print(file=sys.stderr)
+    print(f"wrote {', '.join(paths)} in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     return 0

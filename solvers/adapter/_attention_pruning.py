@@ -3,11 +3,16 @@ spec/pruning_baselines.md).  XW orientation for the baselines: W ∈ R^{d_in×d_
 
 from __future__ import annotations
 
+import functools
+import os
+
 import numpy as np
 
 from .. import attention_pruning as _P
 
 __all__ = [
+    "attention_pruning_bert_attention",
+    "attention_pruning_bert_encode",
     "attention_pruning_binarize",
     "attention_pruning_gd_step",
     "attention_pruning_gd_trace",
@@ -15,7 +20,9 @@ __all__ = [
     "attention_pruning_iteration_flops",
     "attention_pruning_loss",
     "attention_pruning_prune",
+    "attention_pruning_prune_batch",
     "attention_pruning_relative_error",
+    "attention_pruning_relative_error_batch",
     "attention_pruning_sparsegpt",
     "attention_pruning_wanda",
 ]
@@ -70,3 +77,37 @@ def attention_pruning_sparsegpt(W, X, rho):
 def attention_pruning_iteration_flops(n, d):
     """FLOPs of one GD iteration (loss and gradient, causal) on an n×d problem (XLA cost analysis)."""
     return float(np.float64(_P.iteration_flops(int(n), int(d))))
+
+
+# -- hooks of the real-model experiment (properties/attention_pruning/real_model.py); not judged by the oracle --
+
+@functools.lru_cache(maxsize=2)
+def _bert(model_dir: str):
+    return _P.load_bert(model_dir), _P.WordPiece(os.path.join(model_dir, "vocab.txt"))
+
+
+def attention_pruning_bert_encode(model_dir, sentences, W=None, u=None):
+    """The BERT encoder of ``model_dir`` on ``sentences`` (its own WordPiece vocabulary, one padded batch):
+    (states (layers + 1, B, T, d), valid (B, T), embeddings (B, d)); ``W``, ``u`` replace the attention
+    logits by bilinear forms (solvers.attention_pruning.bert_forward)."""
+    bert, tok = _bert(str(model_dir))
+    ids, valid = _P.pad_batch([tok.encode(s) for s in sentences])
+    states, emb = _P.bert_forward(bert, ids, valid, W=W, u=u)
+    return states, valid, emb
+
+
+def attention_pruning_bert_attention(model_dir, layer):
+    """(W_Q, W_K (d, d) XW orientation, W (heads, d, d) = W_Q^h W_K^hᵀ/√d_h, u (heads, d)) of ``layer``."""
+    return _P.bert_bilinear(_bert(str(model_dir))[0], int(layer))
+
+
+def attention_pruning_prune_batch(Xs, valid, W, lam, rhos, steps=300):
+    """Momentum GD on the loss summed over padded sequences, binarised at every ρ by both scores:
+    {(score, ρ): M_bin∘W} (solvers.attention_pruning.prune_batch)."""
+    return _P.prune_batch(Xs, valid, W, lam, tuple(rhos), steps=int(steps))[0]
+
+
+def attention_pruning_relative_error_batch(Xs, valid, W, W_pruned):
+    """Relative attention error pooled over padded sequences, non-causal; a stack (k, d, d) of pruned
+    weights gives k errors."""
+    return _P.batch_relative_error(Xs, valid, W, W_pruned)

@@ -60,10 +60,37 @@ def _wanda(W, X, k):
     return jnp.where(mask, 0.0, W), mask
 
 
-def wanda(W, X, rho) -> tuple[np.ndarray, np.ndarray]:
-    """Wanda (spec §1.1–1.5), unstructured, no weight update.  Returns (W̃, mask) with mask True = pruned."""
+@partial(jax.jit, static_argnames=("n", "m"))
+def _wanda_nm(W, X, n, m):
+    c = jnp.sqrt(jnp.sum(X * X, axis=0))
+    S = (jnp.abs(W) * c[:, None]).reshape(W.shape[0] // m, m, W.shape[1])  # groups of m consecutive inputs
+    ranks = jnp.argsort(jnp.argsort(S, axis=1, stable=True), axis=1, stable=True)
+    mask = (ranks < n).reshape(W.shape)
+    return jnp.where(mask, 0.0, W), mask
+
+
+def _nm(nm, rho, d_in: int, blocksize: int | None = None) -> tuple[int, int]:
+    """(N, M) of an N:M pattern: 0 < N < M, ρ = N/M, M dividing d_in (and the block size)."""
+    if not (isinstance(nm, tuple) and len(nm) == 2 and all(isinstance(v, (int, np.integer)) for v in nm)
+            and 0 < nm[0] < nm[1]):
+        raise ValueError(f"nm={nm!r} must be a pair of integers (N, M) with 0 < N < M")
+    n, m = int(nm[0]), int(nm[1])
+    if abs(ratio(rho) - n / m) > 1e-12:
+        raise ValueError(f"rho={rho!r} must be N/M = {n / m:g} for nm={nm!r} (spec §1.4, §2.7)")
+    if d_in % m or (blocksize is not None and blocksize % m):
+        raise ValueError(f"nm={nm!r}: M must divide d_in = {d_in}" + (f" and blocksize = {blocksize}" if blocksize else ""))
+    return n, m
+
+
+def wanda(W, X, rho, *, nm: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Wanda (spec §1.1–1.5), no weight update: unstructured (per output, the k(ρ, d_in) smallest scores),
+    or N:M with ``nm`` = (N, M) (§1.4: per output and group of M consecutive inputs the N smallest, stable;
+    ρ must be N/M).  Returns (W̃, mask) with mask True = pruned."""
     W, X = _layer(W, X)
-    Wt, mask = _wanda(W, X, count_pruned(rho, W.shape[0]))
+    if nm is None:
+        Wt, mask = _wanda(W, X, count_pruned(rho, W.shape[0]))
+    else:
+        Wt, mask = _wanda_nm(W, X, *_nm(nm, rho, W.shape[0]))
     return np.asarray(Wt), np.asarray(mask)
 
 
@@ -87,8 +114,8 @@ def _inverse_factor(H):
     return jnp.linalg.cholesky(G).T
 
 
-@partial(jax.jit, static_argnames=("rho", "blocksize"))
-def _sparsegpt(W, X, percdamp, rho, blocksize):
+@partial(jax.jit, static_argnames=("rho", "blocksize", "nm"))
+def _sparsegpt(W, X, percdamp, rho, blocksize, nm=None):
     d_in, d_out = W.shape
     H = 2.0 * (X.T @ X)
     dead = jnp.diag(H) == 0
@@ -102,21 +129,31 @@ def _sparsegpt(W, X, percdamp, rho, blocksize):
         i2 = min(i1 + blocksize, d_in)
         b = i2 - i1
         Wb = W[i1:i2]
-        scores = (Wb * Wb / (Ud[i1:i2] ** 2)[:, None]).T.reshape(-1)  # canonical: output o, then input i
-        k = int(math.floor(rho * b * d_out + 1e-9))
-        order = jnp.argsort(scores, stable=True)
-        flat = jnp.zeros(b * d_out, dtype=bool).at[order[:k]].set(True)
-        Mb = flat.reshape(d_out, b).T
         Ub = U[i1:i2, i1:i2]
+        if nm is None:
+            scores = (Wb * Wb / (Ud[i1:i2] ** 2)[:, None]).T.reshape(-1)  # canonical: output o, then input i
+            k = int(math.floor(rho * b * d_out + 1e-9))
+            order = jnp.argsort(scores, stable=True)
+            flat = jnp.zeros(b * d_out, dtype=bool).at[order[:k]].set(True)
+            Mb = flat.reshape(d_out, b).T
+        else:
+            Mb = jnp.zeros((b, d_out), dtype=bool)  # chosen group by group inside the sweep (§2.7)
 
-        def row(j, carry, Mb=Mb, Ub=Ub):
-            Wb, E = carry
+        def row(j, carry, Ub=Ub, Ud=Ud[i1:i2]):
+            Wb, E, Mb = carry
+            if nm is not None:  # at the first row of each group: per output the N smallest w²/U_ii², current W
+                n_, m_ = nm
+                start = (j // m_) * m_
+                G = jax.lax.dynamic_slice_in_dim(Wb, start, m_, axis=0)
+                s = G * G / (jax.lax.dynamic_slice_in_dim(Ud, start, m_) ** 2)[:, None]
+                ranks = jnp.argsort(jnp.argsort(s, axis=0, stable=True), axis=0, stable=True)
+                Mb = jnp.where(j % m_ == 0, jax.lax.dynamic_update_slice_in_dim(Mb, ranks < n_, start, axis=0), Mb)
             e = jnp.where(Mb[j], Wb[j] / Ub[j, j], 0.0)
             Wb = Wb - jnp.outer(Ub[j], e)  # U upper: rows < j untouched (U[j, :j] = 0)
             Wb = Wb.at[j].set(jnp.where(Mb[j], 0.0, Wb[j]))
-            return Wb, E.at[j].set(e)
+            return Wb, E.at[j].set(e), Mb
 
-        Wb, E = jax.lax.fori_loop(0, b, row, (Wb, jnp.zeros_like(Wb)))
+        Wb, E, Mb = jax.lax.fori_loop(0, b, row, (Wb, jnp.zeros_like(Wb), Mb))
         W = W.at[i1:i2].set(Wb)
         if i2 < d_in:
             W = W.at[i2:].add(-(U[i1:i2, i2:].T @ E))  # lazy batch update (spec §2.5 step 4)
@@ -125,15 +162,19 @@ def _sparsegpt(W, X, percdamp, rho, blocksize):
     return W, jnp.concatenate(masks, axis=0), loss, U
 
 
-def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01) -> SparseGPTResult:
-    """SparseGPT, unstructured, mode "exact" (spec §2.1–2.6) with the optional dampening retry of §2.4
-    (p ← p + 0.01 while the factorisation fails; error once p ≥ 1)."""
+def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
+              nm: tuple[int, int] | None = None) -> SparseGPTResult:
+    """SparseGPT, mode "exact" (spec §2.1–2.6) with the optional dampening retry of §2.4 (p ← p + 0.01
+    while the factorisation fails; error once p ≥ 1): unstructured, or N:M with ``nm`` = (N, M) (§2.7:
+    at each group's first row, per output the N smallest w²/U_ii² of the M rows, from the current
+    updated W, stable; ρ must be N/M, M must divide d_in and the block size)."""
     W, X = _layer(W, X)
     rho = ratio(rho)
     blocksize = positive_int(blocksize, "blocksize")
+    nm = None if nm is None else _nm(nm, rho, W.shape[0], blocksize)
     p = nonneg_real(percdamp, "percdamp")
     while p < 1:
-        Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize)
+        Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize, nm)
         if bool(jnp.all(jnp.isfinite(U))) and bool(jnp.all(jnp.diag(U) > 0)) and bool(jnp.all(jnp.isfinite(Wt))):
             return SparseGPTResult(np.asarray(Wt), np.asarray(mask), float(loss), p)
         p += 0.01
