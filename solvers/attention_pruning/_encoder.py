@@ -81,10 +81,15 @@ def pad_batch(seqs, *, length: int | None = None) -> tuple[np.ndarray, np.ndarra
     return ids, valid
 
 
+def _row(v, x):
+    """A (D,) vector shaped to broadcast over x (…, D) (explicit ranks: rank promotion raises)."""
+    return v.reshape((1,) * (x.ndim - 1) + (-1,))
+
+
 def _ln(x, g, b, eps):
     mu = jnp.mean(x, axis=-1, keepdims=True)
     var = jnp.mean((x - mu) ** 2, axis=-1, keepdims=True)
-    return (x - mu) / jnp.sqrt(var + eps) * g + b
+    return (x - mu) / jnp.sqrt(var + eps) * _row(g, x) + _row(b, x)
 
 
 def bert_bilinear(bert: Bert, layer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -115,7 +120,8 @@ def _forward(p, ids, valid, Wb, ub, layers, heads, eps, bilinear):
         pre = f"encoder.layer.{layer}."
 
         def dense(v, name, pre=pre):
-            return v @ p[pre + name + ".weight"] + p[pre + name + ".bias"]
+            out = v @ p[pre + name + ".weight"]
+            return out + _row(p[pre + name + ".bias"], out)
 
         v = dense(x, "attention.self.value").reshape(B, T, heads, dh).transpose(0, 2, 1, 3)
         if bilinear:
