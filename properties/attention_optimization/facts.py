@@ -125,6 +125,21 @@ claims.inequality(P + "fact4.3.loewner_norm", "if X ⪯ αY then ‖X‖ ≤ α�
                         "10 > 1); the search finds such an X = αY − GGᵀ at once.  The correct version needs "
                         "0 ⪯ X ⪯ αY.")
 
+
+def _fact4_3_repair(S, alpha, G):
+    """Y = SSᵀ ⪰ 0 and X = α·S(GGᵀ/‖GGᵀ‖)Sᵀ: 0 ⪯ X ⪯ αY exactly, and every such X has this form."""
+    Y = S * S.T
+    K = G * G.T
+    nK = linalg.spectral_norm(K)
+    X = S * (K * (alpha / nK)) * S.T if nK != 0 else mp.zeros(S.rows, S.rows)
+    return linalg.spectral_norm(X), alpha * linalg.spectral_norm(Y)
+
+
+claims.inequality(P + "fact4.3.loewner_norm", "if 0 ⪯ X ⪯ αY then ‖X‖ ≤ α‖Y‖",
+                  hypotheses="X, Y ∈ Rⁿˣⁿ symmetric, α > 0, 0 ⪯ X ⪯ αY; ‖·‖ spectral", instances=_loewner_norm_instances,
+                  sides=_fact4_3_repair, repair=True,
+                  notes="The spec's correct version (§4.1): ‖X‖ = λ_max(X) ≤ λ_max(αY) = α‖Y‖.")
+
 # --- Fact 4.4 (Loewner orders) ---------------------------------------------------------------
 
 claims.loewner(P + "fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
@@ -143,6 +158,10 @@ claims.loewner(P + "fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hy
                notes="FAILS as the spec says (u = (1, 1), v = (1, −1): eigenvalues of the gap {−2, 2}): the right "
                      "side has rank one along u, the left along v∘u, so any v not constant on the support of u "
                      "breaks it.  The correct version (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I holds.")
+claims.loewner(P + "fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
+               sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, mp.eye(u.rows) * (norm_inf(v) ** 2 * dot(u, u))),
+               repair=True, notes="The spec's correct version (§4.1): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I (p1) and ‖v∘u‖₂ ≤ "
+                                  "‖v‖_∞‖u‖₂.")
 claims.loewner(P + "fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (diag(hadamard(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))
 

@@ -69,6 +69,11 @@ claims.identity(P + "lem7.4",
                 notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + "
                       "(γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the "
                       "paper's coefficients of the (f∘v)fᵀ and diag terms are off by γ and γc.")
+claims.identity(P + "lem7.4", "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
+                "f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)",
+                hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, repair=True,
+                sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_true(*_fvc(p)) * p.K)),
+                notes="The spec's correct kernel (§4.7, def.B_x_true), the matrix form of lem7.1.")
 
 
 def _y_hessian(p):
@@ -158,3 +163,18 @@ claims.identity(P + "lem11.4",
                 instances=attention_instances, sides=_fn(_lem11_4),
                 notes="The spec records FAILS: both c-terms have the wrong sign; the true kernel is "
                       "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
+
+
+def _lem11_4_repair(p):
+    Hn = _mixed(p, lambda xx, yy: O.L_half(p.A1, p.A2, p.A3, p.B, xx, yy))
+    true = mp.zeros(p.x.rows, p.d)
+    for j0 in range(p.n):
+        true += O.kron_block(p.A1, p.A2, j0).T * O.B_xy_true(*_fvc(p, j0=j0)) * p.A3
+    return Hn, true
+
+
+claims.identity(P + "lem11.4", "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
+                "(f∘h)fᵀ − ⟨f,h⟩ffᵀ + c·diag(f) − c·ffᵀ",
+                hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", instances=attention_instances,
+                sides=_fn(_lem11_4_repair), repair=True,
+                notes="The spec's correct kernel (§4.11, def.B_xy_true): B_xy,paper with both c-terms' signs flipped.")

@@ -124,6 +124,43 @@ claims.check(P + "lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² +
                    "— the search finds it at once with d = 2.")(_lem9_1_p3)
 
 
+def _row_space_projector(K):
+    """Π, the orthogonal projector onto the row space of K (singular values below 10^{−(dps−10)}·‖K‖
+    count as zero, as in OB.sigma_plus_blocks)."""
+    _, S_, V = mp.svd_r(K)
+    tiny = max(S_) * mp.mpf(10) ** (-(mp.dps - 10))
+    Pi = mp.zeros(K.cols, K.cols)
+    for i in range(len(S_)):
+        if S_[i] > tiny:
+            Pi += V[i, :].T * V[i, :]
+    return Pi
+
+
+def _lem9_1_p3_repair(inst):
+    data, l, s = to_oracle(inst)
+    A1, A2, A3, X, Y, B, j0, i0 = data
+
+    def mats():
+        x, y, R, f, v, c = _data(*data)
+        K = O.kron_block(A1, A2, j0)
+        s_plus = _s_plus(A1[j0, :], A2)
+        w = mp.diag([(l / s_plus ** 2 + OB.C0(R)) * (1 + s[k]) for k in range(A1.rows)])
+        return (_row_space_projector(K) * l, K.T * K * (l / s_plus ** 2), K.T * (O.B_x_paper(f, v, c) + w) * K,
+                K.T * (O.B_x_true(f, v, c) + w) * K)
+
+    return worst(loewner(lambda: mats()[0], lambda: mats()[1]), loewner(lambda: mats()[1], lambda: mats()[2]),
+                 loewner(lambda: mats()[1], lambda: mats()[3]))
+
+
+claims.check(P + "lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
+             "(l/σ_+²)·𝖠_{j0}ᵀ𝖠_{j0} ⪰ l·Π_{j0}, Π_{j0} the projector onto the row space of 𝖠_{j0} (σ_+ its smallest "
+             "nonzero singular value)", hypotheses=_C0 + "; l ∈ [0.1, 10]; the paper's 𝖠ᵀB_paper𝖠 and the true "
+             "𝖠ᵀB_true𝖠 both", instances=_with_w, repair=True,
+             notes="Derived: 𝖠ᵀ(B + W)𝖠 ⪰ (w_min − C_0)𝖠ᵀ𝖠 by −C_0I ⪯ B (lem9.1.p1) and W ⪰ w_min·I; (w_min − "
+                   "C_0)𝖠ᵀ𝖠 ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π.  This is the strongest form: 𝖠ᵀ(·)𝖠 has rank ≤ d, so l·I_{d²} "
+                   "is out of reach for d ≥ 2; the sum over j0 is lem9.1.p5's repair.")(_lem9_1_p3_repair)
+
+
 def _lem9_1_p4(inst):
     data, _, s = to_oracle(inst)
     A1 = data[0]
