@@ -1,4 +1,4 @@
-"""scipy.linalg as the linear-algebra adapters (svdvals, lstsq with its default gelsd driver, kron)."""
+"""scipy.linalg as the linear-algebra adapters (svdvals, lstsq with its default gelsd driver)."""
 
 import scipy.linalg as sla
 
@@ -18,7 +18,3 @@ def condition_number(A):
 
 def lstsq(A, b):
     return sla.lstsq(A, b)[0]
-
-
-def kron(x, y):
-    return sla.kron(x[:, None], y[:, None])[:, 0]
