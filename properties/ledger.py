@@ -254,7 +254,7 @@ def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=Non
     """Judge one claim (and its repairs); ``impl`` is the implementation module for claims that
     ``use`` adapters (default: the project's own ``solvers.adapter``)."""
     profiles.load(profile)
-    if claim.uses and impl is None:
+    if (claim.uses or any(r.uses for r in claim.repairs)) and impl is None:  # a repair may use adapters alone
         import solvers.adapter as impl  # the ledger judges the project's own solvers
     result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
                     expected=claim.expected, statement=claim.statement)
