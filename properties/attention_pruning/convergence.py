@@ -24,7 +24,7 @@ from ..toolkit.strategies import dims, matrices, scalars, vectors
 from .gradients import mask_of
 from .strategies import any_matrices, pruning_instances
 
-__all__ = ["claims", "lem5_5", "pl_instances", "thm4_1", "thm4_1_instances"]
+__all__ = ["assumptions_practical_repair", "claims", "lem5_5", "pl_instances", "thm4_1", "thm4_1_instances"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -114,6 +114,26 @@ claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F −
                   sides=lambda *a: _F2(*a, part=2),
                   notes="Spec CE-B: at a stationary point A = −B and ‖B‖_F = λ‖M‖_F > α1 when 6√n·d·max|W|·‖X‖_F² "
                         "< ‖M‖_F; true with the side condition ‖A‖_F² ≥ α1 (the proof's √α1 ≤ α1 needs α1 ≥ 1).")
+
+
+def _F2_repair(X, W, M, causal, mode, t):
+    Mc = mask_of(X, causal)
+    A = _A(X, W, M, Mc)
+    lam = t * _lam_star(A, M) if mode == "star" else t
+    n, d = X.rows, X.cols
+    alpha1 = 6 * mp.sqrt(n) * O.max_abs(W) * mp.fsum(v * v for v in X) * lam * d
+    nA, nAB = linalg.norm2(A), linalg.norm2(A + M * lam)
+    pairs = [(nA - lam * linalg.norm2(M), nAB)]
+    if nA ** 2 >= alpha1:
+        pairs.append((nA - mp.sqrt(alpha1), nAB))
+    return worst_pair(*pairs)
+
+
+claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F − λ‖M‖_F always, and ‖A + B‖_F ≥ ‖A‖_F − √α1 when "
+                  "‖A‖_F² ≥ α1", hypotheses=_F2_HYP, repair=True, instances=_F2_instances, sides=_F2_repair,
+                  notes="The spec's true versions (§5.6): the first is the triangle inequality with ‖B‖_F = λ‖M‖_F; the "
+                        "second follows from lemF2.p1 (‖A + B‖² ≥ ‖A‖² − α1) and factF1.p1 (ii) (√(a − b) ≥ √a − √b "
+                        "for a ≥ b ≥ 0).")
 
 
 # -- Lemmas F.4–F.9 and the upper chain ----------------------------------------------------------
@@ -224,6 +244,14 @@ def _corrected(X, W, M, mode, t, reading):
 claims.inequality("attention_pruning.lem5.5.corrected", "(sq) ‖∇L(M)‖_F² ≥ κ²‖c(M)‖_F² − α1; (lin) ‖∇L(M)‖_F ≥ "
                   "κ‖c(M)‖_F − λ‖M‖_F, κ = min|W|·β·δ", hypotheses="as lem5.5, plus M ∈ [0,1]^{d×d}",
                   instances=pl_instances, sides=_corrected)
+
+
+claims.inequality("attention_pruning.lem5.5", "corrected PL inequality: (sq) ‖∇L(M)‖_F² ≥ ½μ'(‖c(M)‖_F² − ξ') with "
+                  "μ' = 2κ², ξ' = α1/κ²; (lin) ‖∇L(M)‖_F ≥ κ‖c(M)‖_F − λ‖M‖_F; κ = min|W|·β·δ",
+                  hypotheses="as lem5.5, plus M ∈ [0,1]^{d×d}", instances=pl_instances, sides=_corrected, repair=True,
+                  notes="The spec's lem5.5.corrected (derived; both forms; (sq) attained with equality at CE-A): the "
+                        "proof chain holds with squared constants in the squared form and with λ‖M‖_F in place of α1 "
+                        "in the linear one.")
 
 
 # -- Theorem 5.2 (descent core) -------------------------------------------------------------------
@@ -373,6 +401,14 @@ claims.check("attention_pruning.thm4.1.corrected", "With μ' = 2κ², ξ' = α1/
                    "Algorithm 1 (float64, through the adapter attention_pruning_gd_trace, itself compared with the "
                    "exact run), judged in float64 with δ taken over that trajectory.")(_thm4_1_corrected)
 
+claims.check("attention_pruning.thm4.1", "corrected: with μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
+             "trajectory and iterates in [0,1]^{d×d}, T' = 4L(M0)/(ημ'εn²) iterations give min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ "
+             "ξ'/n² + ε", hypotheses="as thm4.1.corrected (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
+             instances=lambda: thm4_1_instances(readings=("A",)), uses=("attention_pruning_gd_trace",), max_examples=5,
+             repair=True,
+             notes="The spec's thm4.1.corrected (derived: Theorem 5.2 with lem5.5's corrected squared PL constants), "
+                   "judged as that claim is (the implementation's float64 trajectory).")(_thm4_1_corrected)
+
 
 # -- text claims ---------------------------------------------------------------------------------
 
@@ -404,6 +440,15 @@ claims.running_time("attention_pruning.claim.runtime", "Algorithm 1 converges in
                           "requires) and T ∝ L ∝ d; μ, L(M0) ∝ λd² hide further d-dependence")
 
 
+claims.running_time("attention_pruning.claim.runtime", "with L(M0), μ, ε and R held fixed, Algorithm 1's T iterations "
+                    "cost O(d³·poly(n)) time (the error part is thm4.1's repair)",
+                    uses=("attention_pruning_iteration_flops",), sizes=(16, 32, 64, 128),
+                    count=_flops_times_iterations, claimed=lambda d: d ** 3, slack=0.2, repair=True,
+                    notes="Derived (spec claim.runtime): one iteration costs Θ(n²d + nd²) = Θ(nd²) for d ≥ n, and "
+                          "T = 4L(M0)/(ημεn²) with η ∝ 1/L, L = 16n^{2.5}dR⁶ + λ (Thm 5.4), so T ∝ d and the time "
+                          "∝ d³; the μ and L(M0) ∝ λd² of a given problem add their own d-dependence.")
+
+
 @claims.check("attention_pruning.claim.assumptions_practical", "the pruned attention matrix has every entry positive, "
               "which justifies δ > 0 (min_ij f̃(M)_ij ≥ δ > 0)",
               hypotheses="the loss of Def 3.2 (the one of Appendix B and the experiments: causal mask) or Def 1.2",
@@ -414,3 +459,13 @@ def assumptions_practical(inst):
     delta = min(O.f_tilde(X, W, M, mask_of(X, causal)))
     return Outcome(bool(delta > 0), 1.0 if delta == 0 else float(1 - delta), float(-delta), 0.0, start_dps(),
                    f"min f̃ = {mp.nstr(delta, 5)} ({'causal' if causal else 'non-causal'}, n = {X.rows})")
+
+
+@claims.check("attention_pruning.claim.assumptions_practical", "for the non-causal loss (Def 1.2, M_c = 1) every entry of "
+              "the pruned attention matrix is positive, so δ = min_ij f̃(M)_ij > 0", repair=True,
+              hypotheses="the loss of Def 1.2 (no mask); any X, W, M",
+              instances=lambda: pruning_instances(max_n=4, max_d=3).map(lambda a: (*a[:4], False)),
+              notes="Each row of f̃ is a softmax of finite logits, so every entry is exp(·)/Σexp(·) > 0; under the "
+                    "causal mask of Def 3.2 (the experiments' loss) no repair keeps δ > 0.")
+def assumptions_practical_repair(inst):
+    return assumptions_practical(inst)
