@@ -23,7 +23,7 @@ from .toolkit.claims import Claim, canonical_ids
 __all__ = ["PAPERS", "adapters", "canonical_ids", "claims", "load_all", "select"]
 
 PAPERS = ("softmax_regression", "attention_optimization", "attention_pruning", "attention_kernel_regression")
-SHARED_ADAPTERS = ("properties.linear_algebra",)
+SHARED_ADAPTERS = ("properties.linear_algebra", "properties.blackbox", "properties.least_squares")
 
 
 @functools.cache
