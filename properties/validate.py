@@ -44,8 +44,8 @@ from .ledgerfile import jsonable
 from .registry import adapters, claims
 from .toolkit import Outcome
 
-__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "check_function", "find_adapters", "guard",
-           "import_module", "validate"]
+__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "applicable_claims", "check_function", "declared_options",
+           "find_adapters", "guard", "guarded_implementation", "import_module", "validate"]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
@@ -252,6 +252,21 @@ def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
     return rep
 
 
+def declared_options(module, ad: Adapter) -> dict:
+    """The module's own values of the adapter's options (e.g. ``SOLVE_TOLERANCE``); the others take defaults."""
+    return {key: getattr(module, key) for key, _ in ad.options if hasattr(module, key)}
+
+
+def applicable_claims(names) -> list:
+    """The registered claims whose ``uses`` are all among the adapter functions ``names``."""
+    return [c for c in claims() if c.uses and set(c.uses) <= set(names)]
+
+
+def guarded_implementation(module_name: str, module, names, timeout: float = DEFAULT_TIMEOUT):
+    """The implementation a claim is run on: the functions ``names`` of ``module``, each under :func:`guard`."""
+    return types.SimpleNamespace(__name__=module_name, **{n: guard(n, getattr(module, n), timeout) for n in names})
+
+
 def import_module(module_name):
     """Import the module under judgement; ``(module, None)`` or ``(None, one-line error)``.
 
@@ -299,8 +314,8 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
     failed, hung, repaired = 0, set(), 0
     for name in names:
         ad = adapters()[name]
-        declared = {key: getattr(module, key) for key, _ in ad.options if hasattr(module, key)}
-        rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout, options=declared)
+        rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout,
+                             options=declared_options(module, ad))
         if rep.passed:
             worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
             stats = f"; {rep.statistics} statistical checks passed" if rep.statistics else ""
@@ -315,11 +330,10 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         if rep.outcome is not None:
             detail = f"error/tolerance {rep.outcome.ratio:.3g}; {detail}"
         print(f"       {detail}", file=stream)
-    applicable = [c for c in claims() if include_claims and c.uses and set(c.uses) <= set(names)]
+    applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
-    impl = types.SimpleNamespace(__name__=module_name, **{
-        n: guard(n, getattr(module, n), timeout) for n in names})
+    impl = guarded_implementation(module_name, module, names, timeout)
     for c in applicable:
         if hung & set(c.uses):
             failed += 1
