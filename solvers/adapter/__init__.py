@@ -14,9 +14,11 @@ from ._attention_pruning import *  # noqa: F403
 from ._attention_pruning import __all__ as _ap
 from ._kernel_ridge import *  # noqa: F403
 from ._kernel_ridge import __all__ as _klr
+from ._least_squares import *  # noqa: F403
+from ._least_squares import __all__ as _ls
 from ._linear_algebra import *  # noqa: F403
 from ._linear_algebra import __all__ as _la
 from ._softmax_regression import *  # noqa: F403
 from ._softmax_regression import __all__ as _sm
 
-__all__ = sorted([*_la, *_kr, *_sm, *_ap, *_ao, *_klr])
+__all__ = sorted([*_la, *_ls, *_kr, *_sm, *_ap, *_ao, *_klr])
