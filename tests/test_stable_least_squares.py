@@ -1,0 +1,190 @@
+"""SPIR (solvers.stable_least_squares), the ``least_squares`` adapter contract
+(properties.least_squares) and the regime-map benchmark (benchmarks.least_squares), issue 13."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+from mpmath import mp
+
+from benchmarks import least_squares as bench
+from oracle import linalg, to_mp
+from properties.least_squares import backward_error
+from properties.registry import adapters
+from properties.validate import check_function, validate
+from solvers.stable_least_squares import spir
+
+# ----------------------------------------------------------------------------- the solver
+
+
+def _x(res):
+    return np.asarray(res.x)
+
+
+@pytest.mark.parametrize("kappa, residual", [(1e6, 1.0), (1e10, 1e-10), (1.0, 1e-3)])
+def test_spir_errors_within_10x_of_householder_qr(kappa, residual):
+    inst = bench.make_instance(2048, 16, kappa, residual, seed=3)
+    x_qr = bench._qr(inst.A, inst.b)
+    x = _x(spir(inst.A, inst.b, key=0))
+    fe, fe_qr = np.linalg.norm(x - inst.x), np.linalg.norm(x_qr - inst.x)
+    be, be_qr = bench.karlson_walden(inst, x), bench.karlson_walden(inst, x_qr)
+    assert fe <= 10 * fe_qr, f"forward error {fe:.3g} > 10 × QR's {fe_qr:.3g} [kappa={kappa}, residual={residual}]"
+    assert be <= 10 * max(be_qr, 2.0**-53), f"backward error {be:.3g} > 10 × QR's {be_qr:.3g} [kappa={kappa}]"
+
+
+def test_one_refinement_is_not_backward_stable_two_are():
+    """Plain sketch-and-precondition (refinements=1) on an ill-conditioned, large-residual problem:
+    its backward error exceeds QR's by orders of magnitude (Meier et al. 2024); the second refinement
+    (SPIR) brings it back to QR's level."""
+    inst = bench.make_instance(2048, 16, 1e10, 1.0, seed=3)
+    be_qr = bench.karlson_walden(inst, bench._qr(inst.A, inst.b))
+    be_1 = bench.karlson_walden(inst, _x(spir(inst.A, inst.b, key=0, refinements=1)))
+    be_2 = bench.karlson_walden(inst, _x(spir(inst.A, inst.b, key=0, refinements=2)))
+    floor = max(be_qr, 2.0**-53)  # QR's estimate here is below u; backward stability means η ≲ c·u
+    assert be_1 >= 100 * floor, f"one refinement: backward error {be_1:.3g} vs QR's {be_qr:.3g}"
+    assert be_2 <= 10 * floor, f"two refinements: backward error {be_2:.3g} vs QR's {be_qr:.3g}"
+
+
+def test_spir_reports_and_is_reproducible():
+    inst = bench.make_instance(1024, 8, 1e4, 1e-3, seed=1)
+    r1, r2 = spir(inst.A, inst.b, key=7), spir(inst.A, inst.b, key=7)
+    assert np.array_equal(_x(r1), _x(r2)), "same key, different x"
+    assert r1.sketch == "countsketch" and r1.sketch_rows == 32 and r1.qr_shape == (32, 8), r1
+    assert len(r1.iterations) == 2 and all(r1.converged), r1
+    assert r1.matvecs == sum(r1.iterations) + 2, r1
+
+
+def test_spir_square_and_one_row_use_the_identity_sketch():
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((5, 5))
+    b = rng.standard_normal(5)
+    res = spir(A, b, key=0)
+    assert res.sketch == "identity" and res.sketch_rows == 5, res
+    np.testing.assert_allclose(A @ _x(res), b, rtol=0, atol=1e-12)
+    one = spir(np.array([[-3.0]]), np.array([6.0]), key=0)
+    assert _x(one).tolist() == [-2.0], one
+
+
+def test_spir_scales_without_overflow():
+    inst = bench.make_instance(256, 4, 1e3, 1e-3, seed=2)
+    x = _x(spir(inst.A * 2.0**600, inst.b, key=0))
+    np.testing.assert_allclose(x * 2.0**600, _x(spir(inst.A, inst.b, key=0)), rtol=1e-10)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(A=np.ones(3)), r"A\.ndim=1"),
+    (dict(A=np.ones((2, 3)), b=np.ones(2)), r"A\.shape=\(2, 3\) must have n >= d"),
+    (dict(b=np.ones(7)), r"b\.shape\[0\]=7 must equal A\.shape\[0\]=8"),
+    (dict(A=np.full((8, 2), np.nan)), "A must be finite"),
+    (dict(A=np.c_[np.ones(8), np.zeros(8)]), "A must have full column rank"),
+    (dict(sketch="fourier"), "sketch='fourier' must be one of"),
+    (dict(oversampling=0.5), r"oversampling=0\.5 must be in \[1\.0"),
+    (dict(sparsity=0), "sparsity=0 must be an int in"),
+    (dict(refinements=0), "refinements=0 must be an int in"),
+    (dict(refinements=True), "refinements=True must be an int in"),
+    (dict(tol=1.5), r"tol=1\.5 must be in"),
+    (dict(max_iterations=-1), "max_iterations=-1 must be an int in"),
+    (dict(rank_rtol=float("nan")), "rank_rtol=nan must be in"),
+])
+def test_spir_bad_input(kwargs, match):
+    rng = np.random.default_rng(0)
+    args = dict(A=rng.standard_normal((8, 2)), b=rng.standard_normal(8), key=0)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        spir(args.pop("A"), args.pop("b"), **args)
+
+
+# ----------------------------------------------------------------------------- backward error
+
+
+def test_karlson_walden_within_sqrt2_of_the_exact_backward_error():
+    """The benchmark's Karlson–Waldén estimate against the exact Waldén–Karlson–Sun formula (mpmath)
+    on perturbed solutions; the estimate is within a factor √2 of the optimum (Zbl 1453.65079)."""
+    inst = bench.make_instance(12, 3, 1e4, 1e-2, seed=5)
+    rng = np.random.default_rng(6)
+    for scale in (1e-9, 1e-6, 1e-3):
+        x = inst.x + scale * rng.standard_normal(3)
+        with mp.workdps(40):
+            M = to_mp(inst.A)
+            exact = backward_error(M, to_mp(inst.b), to_mp(x)) / linalg.spectral_norm(M)
+        est = bench.karlson_walden(inst, x)
+        assert 1 / math.sqrt(2) <= est / float(exact) <= math.sqrt(2), f"scale={scale}: {est} vs exact {exact}"
+
+
+def test_exact_backward_error_of_the_solution_is_zero_and_of_zero_is_the_gradient_norm():
+    A = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+    b = np.array([1.0, 2.0, 3.0])
+    with mp.workdps(30):
+        M, bb = to_mp(A), to_mp(b)
+        assert backward_error(M, bb, to_mp(np.array([1.0, 1.0]))) < mp.mpf(10) ** -25
+        zero = backward_error(M, bb, to_mp(np.zeros(2)))
+        assert abs(zero - linalg.norm2(M.T * bb) / linalg.norm2(bb)) < mp.mpf(10) ** -25
+        # x = (1, 0): r = (0, 2, 3); the estimate from the formula is positive and below ‖r‖/‖x‖
+        eta = backward_error(M, bb, to_mp(np.array([1.0, 0.0])))
+        assert 0 < eta <= mp.sqrt(13)
+
+
+# ----------------------------------------------------------------------------- the contract
+
+
+def _report(fn, **replace):
+    ad = adapters()["least_squares"]
+    return check_function(dataclasses.replace(ad, **replace) if replace else ad, fn, profile="ci")
+
+
+def test_solvers_adapter_least_squares_validates():
+    out = io.StringIO()
+    code = validate("solvers.adapter", profile="ci", functions=["least_squares"], stream=out)
+    assert code == 0 and "PASS least_squares" in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("numpy.linalg.lstsq", lambda A, b, seed: np.linalg.lstsq(A, b, rcond=None)[0]),
+    ("scipy.linalg.lstsq", lambda A, b, seed: sl.lstsq(A, b)[0]),
+])
+def test_library_lstsq_passes(name, fn):
+    rep = _report(fn)
+    assert rep.passed, f"{name}: {rep.error or rep.outcome}; input {rep.minimal_input}"
+    assert rep.examples >= 20, f"{name}: only {rep.examples} examples judged"
+
+
+def _normal_equations(A, b, seed):
+    return np.linalg.solve(A.T @ A, A.T @ b)
+
+
+def test_normal_equations_fail_the_forward_rule():
+    rep = _report(_normal_equations)
+    assert not rep.passed and rep.outcome is not None and "forward error" in rep.outcome.note, rep
+    # ... and the search alone (without the fixed corners) finds it too
+    rep = _report(_normal_equations, corners=None)
+    assert not rep.passed and rep.outcome is not None and rep.outcome.ratio > 1, rep
+
+
+def test_plain_sketch_and_precondition_fails_the_backward_rule():
+    rep = _report(lambda A, b, seed: np.asarray(spir(A, b, key=seed, refinements=1).x))
+    assert not rep.passed and rep.outcome is not None and "backward error" in rep.outcome.note, rep
+    assert rep.outcome.ratio > 10, rep.outcome
+
+
+# ----------------------------------------------------------------------------- the benchmark
+
+
+def test_benchmark_quick_run_writes_the_map(tmp_path):
+    png, js = tmp_path / "map.png", tmp_path / "map.json"
+    assert bench.main(["--quick", "--plot", str(png), "--json", str(js)]) == 0
+    rows = json.loads(js.read_text())
+    assert rows and all(set(r) == set(bench.COLUMNS) for r in rows), rows[0]
+    methods = {r["method"] for r in rows}
+    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir"}, methods
+    assert png.stat().st_size > 10_000
+    cell = {r["method"]: r for r in rows if r["d"] == 32 and r["kappa"] == 1e8 and r["residual"] == 1e-10}
+    assert cell["cholesky"]["forward_vs_qr"] > 1e3, cell["cholesky"]  # κ² u against κ u
+    assert cell["spir"]["forward_vs_qr"] <= 10 and cell["spir"]["backward_vs_qr"] <= 10, cell["spir"]
+    header = bench.table(rows).splitlines()[0]
+    assert header.count("|") == len(bench.COLUMNS) + 1, header
