@@ -56,6 +56,24 @@ def _eta_f(X, W, M):
     return 4 * (2 * d + n + 4) * U * (1 + smax)
 
 
+def _corners():
+    """Fixed corners run before every search: logits X(M∘W)Xᵀ at 710 and beyond (a softmax without the
+    row max-shift gives NaN), ties within a row, n = d = 1, causal and not, a zero W."""
+    one = np.ones((1, 1))
+    return [(one, np.array([[710.0]]), one, 0.0, False),
+            (np.array([[1.0], [0.5]]), np.array([[710.0]]), one, 0.5, False),
+            (np.array([[1.0], [1.0]]), np.array([[800.0]]), one, 0.0, True),
+            (np.array([[1.0, 0.0], [0.0, -1.0]]), np.array([[-1e3, 2.0], [0.0, 1e3]]), np.array([[1.0, 0.0], [1.0, 1.0]]),
+             1.0, False),
+            (np.ones((2, 2)), np.zeros((2, 2)), np.ones((2, 2)), 0.0, False)]
+
+
+def _targets(inst):
+    """max |X(M∘W)Xᵀ|, where exp overflows (709) and the max-shift matters."""
+    X, W, M = inst[:3]
+    return {"max|X(M∘W)Xᵀ|": float(np.abs(X @ (M * W) @ X.T).max())}
+
+
 def _mc(causal, n):
     return O.causal_mask(n) if causal else None
 
@@ -63,7 +81,7 @@ def _mc(causal, n):
 @ADAPTERS("attention_pruning_loss", signature="attention_pruning_loss(X: (n, d), W: (d, d), M: (d, d), lam: float, "
           "causal: bool) -> float", doc="L(M) = ½‖D̃⁻¹Ã − D⁻¹A‖_F² + (λ/2)‖M‖_F² (Def 1.2 / Def 3.2 with M_c)",
           tolerance="|L̂ − L| ≤ 2(2nη_f‖c‖_F + 2n²η_f²) + 4(n² + d²)u·L, η_f = 4(2d + n + 4)u(1 + s_max)",
-          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"))
+          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"), targets=_targets, corners=_corners)
 def _loss(inst, fn):
     X, W, M, lam, causal = inst
     got = float(output(fn(X.copy(), W.copy(), M.copy(), lam, causal), "attention_pruning_loss", shape=()))
@@ -94,7 +112,8 @@ def _gradient_tolerance(Xm, Wm, Mm, lam, Mc, G):
 @ADAPTERS("attention_pruning_gradient", signature="attention_pruning_gradient(X, W, M, lam, causal) -> (d, d) array",
           doc="∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3); judged against the oracle's 50-digit numerical gradient",
           tolerance="‖Ĝ − G‖_F ≤ ‖T‖_F, T_ab = 4[|W_ab|(8η_f(|X|ᵀ11ᵀ|X|)_ab + 4nu(|X|ᵀ|p||X|)_ab) + 2u(λ|M_ab| + |G_ab|)]",
-          strategy=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), max_examples=15)
+          strategy=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), max_examples=15, targets=_targets,
+          corners=_corners)
 def _gradient(inst, fn):
     X, W, M, lam, causal = inst
     d = W.shape[0]
