@@ -14,8 +14,13 @@ function                           what                                         
 :func:`taylor_degree`,             q from r and the tolerance τ; rows per degree  alg.Wg steps 2, 4
 :func:`feature_rows`
 :func:`kernel_matvec`              ``K v`` in column blocks (K never formed)
+:func:`taylor_features`            exact features Φ of ``Q_q``: ``ΦᵀΦ = Q_q``      def.Q, id.taylor
+:func:`feature_ridge_solve`        ``(ΦᵀΦ + λI)α = y`` in feature space (m×m       alg.7 (ridge form)
+                                   Cholesky): the approximate-kernel ridge
+:func:`taylor_ridge_solve`         ``(K + λI)α = y`` to ``ε‖y‖`` through Φ of      def.Q
+                                   ``Q_q``: ``O(n·M)`` per iteration, no n×n
 :func:`kernel_ridge_solve`         ``(K + λI)x = y`` by ridge-preconditioned       alg.7R
-                                   Richardson
+                                   Richardson (K-matvec exact or through Q_q)
 :func:`preconditioned_gd`          Algorithm 7 exactly as stated (it fails; the    alg.7
                                    harness shows how)
 =================================  ===========================================  ==============
@@ -24,8 +29,20 @@ The base sketches come from the public API of :mod:`solvers.sketches` (SRHT ``T:
 TensorSRHT ``S: R^m × R^m → R^m``); their random bits are returned so that the oracle can rebuild
 every feature exactly.  Costs: Algorithm 8 on n points is ``n·(d' log d' + (⌊log₂p⌋ + popcount(p) − 1)
 ·2m' log m')`` butterfly operations (``m' = next_pow2(m)``), reported as ``ops``; Algorithm 7R's
-setup is ``O(n m² + m³)`` and each iteration one blocked kernel product (``O(n² d)`` time, ``O(n·block)``
-memory) plus the Woodbury preconditioner (``O(n m)``).  Memory is ``O(n·m)`` (the features).
+setup is ``O(n m² + m³)`` and each iteration one kernel product plus the Woodbury preconditioner
+(``O(n m)``): with ``kernel="exact"`` the blocked exact product (``O(n² d)`` time, ``O(n·block)`` memory),
+with ``kernel="taylor"`` the product ``Φᵀ(Φv)`` by the exact Taylor features of ``Q_q`` (``O(n·M)``,
+``M = C(d+q, q)``).  Memory is ``O(n·(m + M))`` (the features); the n×n kernel is never formed.
+
+Which system is solved (the paper's Algorithm 7 and the spec's 7R, read together): Algorithm 7 never
+touches K; it solves the *sketched-kernel* system ``min ‖W_gᵀW_g x − y‖`` in feature space (time
+``O(mn + m^ω)``), and its claim that this solves ``Kx = y`` to ``ε‖y‖`` is false for m < n (thmL.3).
+:func:`feature_ridge_solve` is that feature-space solve in its ridge form, ``(ΦᵀΦ + λI)α = y`` through
+one m×m Cholesky and iterative refinement at ``O(n·m)`` per step (for ``Φ = W_g`` it is alg.7R's first
+iterate ``x₁``, guaranteed only ``‖r₁‖ ≤ √(((1+ε₀)/(1−ε₀))(‖K‖+λ)/λ)·ε₀/(1−ε₀)·‖y‖`` under the
+sandwich, alg7R.conv at t = 1).  :func:`taylor_ridge_solve` applies it to the exact features of the
+Taylor kernel ``Q_q`` with ``‖K − Q_q‖ ≤ ελ/2``, which guarantees ``‖(K + λI)α − y‖ ≤ ε‖y‖`` against
+the exact kernel (no sketch; feasible while ``M = C(d+q, q)`` is small, i.e. small d).
 """
 
 from __future__ import annotations
@@ -51,14 +68,18 @@ __all__ = [
     "Sketched",
     "Status",
     "attention_features",
+    "FeatureRidgeResult",
     "estimate_statistical_dimension",
     "feature_bits",
+    "feature_ridge_solve",
     "feature_rows",
     "kernel_matvec",
     "kernel_ridge_solve",
     "preconditioned_gd",
     "richardson_cap",
     "taylor_degree",
+    "taylor_features",
+    "taylor_ridge_solve",
     "taylor_tail",
     "tensor_sketch",
 ]
@@ -272,6 +293,169 @@ def kernel_matvec(X, v, *, block: int = 512) -> jax.Array:
     return _kernel_matvec(X, v, _int(block, "block", 1))
 
 
+# ----------------------------------------------------------------------------- exact Taylor features of Q_q
+
+
+def _monomial_tree(d, q):
+    """Per degree l = 1..q: for every multi-index α (|α| = l, indices sorted) its parent of degree
+    l − 1, the appended coordinate k and the factor ``1/√(α_k)`` (so that ``φ_α = x^α/√(α!)``)."""
+    levels, last, power = [], np.zeros(1, np.int64), [np.zeros(d, np.int64)]
+    for _ in range(q):
+        parent, var, coef, new_last, new_power = [], [], [], [], []
+        for j, (k0, a) in enumerate(zip(last, power)):
+            for k in range(int(k0), d):
+                b = a.copy()
+                b[k] += 1
+                parent.append(j), var.append(k), coef.append(1.0 / math.sqrt(b[k]))
+                new_last.append(k), new_power.append(b)
+        levels.append((np.asarray(parent), np.asarray(var), np.asarray(coef)))
+        last, power = np.asarray(new_last), new_power
+    return levels
+
+
+def taylor_features(X, q: int, *, max_features: int = 4096) -> jax.Array:
+    """Exact features ``Φ ∈ R^{M×n}``, ``M = C(d+q, q)``, of the degree-q Taylor kernel (def.Q):
+    ``Φ_α(x) = x^α/√(α!)`` for every multi-index ``|α| ≤ q``, so ``ΦᵀΦ = Σ_{l≤q} (XᵀX)^{∘l}/l! = Q_q``
+    (multinomial theorem; id.tensor_gram, id.taylor).  No sketch, no randomness; ``O(n·M)`` time and
+    memory.  ``M > max_features`` raises ValueError (large d: use Algorithm 8's sketch instead)."""
+    X = _data(X)
+    d, n = X.shape
+    q = _int(q, "q", 0, _MAX_DEGREE)
+    max_features = _int(max_features, "max_features", 1)
+    M = math.comb(d + q, q)
+    if M > max_features:
+        raise ValueError(f"q={q} with d={d} needs C(d+q, q) = {M} Taylor features, more than max_features={max_features}")
+    return _taylor_features(X, q)
+
+
+@partial(jax.jit, static_argnames=("q",))
+def _taylor_features(X, q):
+    blocks = [jnp.ones((1, X.shape[1]), X.dtype)]
+    for parent, var, coef in _monomial_tree(X.shape[0], q):
+        blocks.append(blocks[-1][parent] * X[var] * jnp.asarray(coef, X.dtype)[:, None])
+    return jnp.concatenate(blocks, axis=0)
+
+
+# ----------------------------------------------------------------------------- ridge in feature space
+
+
+class FeatureRidgeResult(NamedTuple):
+    """The feature-space ridge solve: ``α``, why it stopped, refinement steps, the relative residual
+    history of the *feature* system ``‖(ΦᵀΦ + λI)α_t − y‖/‖y‖``, ``s_λ(ΦᵀΦ)`` (from the m×m Gram),
+    the Taylor degree (``-1`` when Φ is not the Taylor feature map) and the bound ``n·Σ_{l>q} r^{2l}/l!``
+    on ``‖K − ΦᵀΦ‖`` (NaN when not Taylor)."""
+
+    x: jax.Array
+    status: Status
+    iterations: int
+    residuals: np.ndarray
+    s_lambda: float
+    q: int
+    kernel_gap: float
+    features: int
+
+
+@partial(jax.jit, static_argnames=("max_iter",))
+def _feature_ridge(Phi, y, lam, eps, max_iter):
+    m, n = Phi.shape
+    if m < n:  # Woodbury: (ΦᵀΦ + λI)^{-1} v = (v − Φᵀ(λI_m + ΦΦᵀ)^{-1}Φv)/λ, one m×m Cholesky
+        G = Phi @ Phi.T
+        L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=Phi.dtype) + G)
+
+        def solve(v):
+            return (v - Phi.T @ jax.scipy.linalg.cho_solve((L, True), Phi @ v)) / lam
+    else:  # m ≥ n: the n×n system is the smaller one
+        G = Phi.T @ Phi
+        L = jnp.linalg.cholesky(lam * jnp.eye(n, dtype=Phi.dtype) + G)
+
+        def solve(v):
+            return jax.scipy.linalg.cho_solve((L, True), v)
+
+    ev = jnp.clip(jnp.linalg.eigvalsh(G), 0.0, None)
+    s_lambda = jnp.sum(ev / (ev + lam))
+    ynorm = jnp.linalg.norm(y)
+    hist0 = jnp.full((max_iter + 1,), jnp.nan, y.dtype).at[0].set(1.0)
+
+    def cond(s):
+        _, _, t, rel, _ = s
+        return (t < max_iter) & (rel > eps) & jnp.isfinite(rel)
+
+    def body(s):  # iterative refinement: x ← x + (ΦᵀΦ + λI)^{-1} r, r = y − (ΦᵀΦ + λI)x, O(n·m) per step
+        x, r, t, _, hist = s
+        x = x + solve(r)
+        r = y - Phi.T @ (Phi @ x) - lam * x
+        rel = jnp.linalg.norm(r) / ynorm
+        return x, r, t + 1, rel, hist.at[t + 1].set(rel)
+
+    x0 = jnp.zeros_like(y)
+    out = lax.while_loop(cond, body, (x0, y, jnp.asarray(0), jnp.asarray(1.0, y.dtype), hist0))
+    return (*out, s_lambda)
+
+
+def _feature_result(Phi, y, lam, eps, max_iter, q, gap):
+    x, _, t, rel, hist, s_lambda = _feature_ridge(Phi, y, lam, eps, max_iter)
+    t, rel = int(t), float(rel)
+    status = Status.CONVERGED if rel <= eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
+    return FeatureRidgeResult(x, status, t, np.asarray(hist)[: t + 1], float(s_lambda), q, gap, int(Phi.shape[0]))
+
+
+def feature_ridge_solve(Phi, y, lam: float, *, eps: float = 1e-12, max_iter: int = 10) -> FeatureRidgeResult:
+    """Solve the approximate-kernel ridge system ``(ΦᵀΦ + λI)α = y`` in feature space.
+
+    **Arguments:** features ``Φ`` (m, n) (``W_g(X)`` of :func:`attention_features`, or
+    :func:`taylor_features`); ``y`` (n,); ``λ > 0``; ``eps`` the target relative residual of the
+    *feature* system; ``max_iter`` refinement steps.
+
+    **Returns:** :class:`FeatureRidgeResult`.  One m×m Cholesky of ``λI + ΦΦᵀ`` (Woodbury; the n×n one
+    when m ≥ n), ``O(n m² + m³)``, then iterative refinement ``α ← α + (ΦᵀΦ + λI)^{-1}(y − (ΦᵀΦ + λI)α)``
+    at ``O(n·m)`` per step until ``eps``.  Memory ``O(n·m + m²)``; K is never formed.  This is the
+    system Algorithm 7 solves (``W_gᵀW_g`` for K, spec alg.7), in ridge form; for ``Φ = W_g`` its
+    solution is alg.7R's first iterate and its residual *against K* is only the sandwich's
+    (alg7R.conv at t = 1), not ``ε‖y‖``.
+    """
+    Phi = sk.check_input(Phi, "Phi", ndims=(2,))
+    y = sk.check_input(y, "y", ndims=(1,))
+    if y.shape[0] != Phi.shape[1]:
+        raise ValueError(f"y.shape={y.shape} must be ({Phi.shape[1]},): one entry per column of Phi")
+    lam = _positive(lam, "lam")
+    eps = _fraction(eps, "eps", 1.0)
+    max_iter = _int(max_iter, "max_iter", 1, 1000)
+    if float(jnp.linalg.norm(y)) == 0:
+        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
+    return _feature_result(Phi, y, lam, eps, max_iter, -1, float("nan"))
+
+
+def taylor_ridge_solve(X, y, lam: float, *, eps: float = 1e-8, max_features: int = 4096,
+                       max_iter: int = 10) -> FeatureRidgeResult:
+    """Solve the kernel ridge system ``(K + λI)α = y``, ``K = exp(XᵀX)``, to ``‖(K+λI)α − y‖ ≤ ε‖y‖``
+    without forming K: the feature-space ridge (:func:`feature_ridge_solve`) on the exact Taylor
+    features Φ of ``Q_q`` (:func:`taylor_features`).
+
+    **Arguments:** ``X`` (d, n); ``y`` (n,); ``λ > 0``; ``eps ∈ (0, 1)``; ``max_features`` the cap
+    on ``M = C(d+q, q)``; ``max_iter`` refinement steps.
+
+    **Guarantee** (def.Q): q is the smallest degree with ``n·Σ_{l>q} r^{2l}/l! ≤ ελ/2``, so
+    ``‖K − Q_q‖ ≤ ελ/2`` (``r = max‖x_i‖``).  The feature system is solved to ``‖r_Q‖ ≤ ε‖y‖/4``; as
+    ``Q_q ⪰ 0``, ``‖α‖ ≤ (‖y‖ + ‖r_Q‖)/λ``, hence ``‖(K+λI)α − y‖ ≤ ‖r_Q‖ + ‖K − Q_q‖‖α‖ ≤
+    ε‖y‖(1/4 + (1 + ε/4)/2) < ε‖y‖`` (floating-point rounding aside).  Status ``CONVERGED`` means the
+    feature system reached ``ε/4``.  Cost ``O(n·M)`` for Φ, ``O(nM² + M³)`` setup, ``O(n·M)`` per step;
+    memory ``O(n·M)``.  Feasible for small d only (M grows as ``d^q/q!``); ``s_λ`` reported is
+    ``s_λ(Q_q)``, with ``s_λ(Q_q) ≤ s_λ(K) ≤ s_λ(Q_q) + n·‖K − Q_q‖/λ`` (``K ⪰ Q_q``, Weyl).
+    """
+    X = _data(X)
+    n = X.shape[1]
+    y = _vector(y, n)
+    lam = _positive(lam, "lam")
+    eps = _fraction(eps, "eps", 1.0)
+    max_iter = _int(max_iter, "max_iter", 1, 1000)
+    if float(jnp.linalg.norm(y)) == 0:
+        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
+    r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
+    q = taylor_degree(r, n, eps * lam / 2)
+    Phi = taylor_features(X, q, max_features=max_features)
+    return _feature_result(Phi, y, lam, eps / 4, max_iter, q, taylor_tail(r, n, q))
+
+
 # ----------------------------------------------------------------------------- Algorithm 7R
 
 
@@ -291,8 +475,15 @@ class RidgeResult(NamedTuple):
 
 
 @partial(jax.jit, static_argnames=("max_iter", "block"))
-def _richardson(X, W, y, lam, eps, max_iter, block):
+def _richardson(X, W, y, lam, eps, max_iter, block, Phi=None):
     m, n = W.shape
+    if Phi is None:  # the exact kernel, one block of rows at a time: O(n²d)
+        def kernel(v):
+            return _kernel_matvec(X, v, block)
+    else:  # Q_q = ΦᵀΦ through the exact Taylor features: O(n·M)
+        def kernel(v):
+            return Phi.T @ (Phi @ v)
+
     if m < n:  # Woodbury: one m×m Cholesky of λI + WWᵀ
         L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=W.dtype) + W @ W.T)
 
@@ -314,7 +505,7 @@ def _richardson(X, W, y, lam, eps, max_iter, block):
     def body(s):
         x, r, t, _, hist = s
         x = x + precondition(r)
-        r = y - _kernel_matvec(X, x, block) - lam * x
+        r = y - kernel(x) - lam * x
         rel = jnp.linalg.norm(r) / ynorm
         return x, r, t + 1, rel, hist.at[t + 1].set(rel)
 
@@ -354,14 +545,19 @@ def estimate_statistical_dimension(X, lam: float, *, key, eps: float = 0.5, c_w:
 
 def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float = 0.3, c_w: float = 4.0,
                        s_lambda: float | None = None, rows=None, max_iter: int | None = None,
-                       block: int = 512) -> RidgeResult:
+                       block: int = 512, kernel: str = "exact", max_features: int = 4096) -> RidgeResult:
     """Solve the kernel ridge system ``(K + λI)x = y``, ``K = exp(XᵀX)``, by Algorithm 7R.
 
     **Arguments:** ``X`` (d, n); ``y`` (n,); ``λ > 0``; ``key``; ``eps`` the target relative
     residual ``‖(K+λI)x − y‖ ≤ ε‖y‖``; ``eps0 < 1/2`` the design sandwich accuracy of the features;
     ``c_w`` the row constant; ``s_lambda`` (else exact for n ≤ 1024, estimated by
     :func:`estimate_statistical_dimension` above) or explicit ``rows`` per degree; ``max_iter`` (default
-    :func:`richardson_cap` with ``tr K ≥ ‖K‖``); ``block`` rows of K per pass.
+    :func:`richardson_cap` with ``tr K ≥ ‖K‖``); ``block`` rows of K per pass; ``kernel`` the
+    K-matvec of step 3: ``"exact"`` (blocked, ``O(n²d)`` per iteration) or ``"taylor"`` (``Φᵀ(Φv)``
+    with the exact Taylor features of ``Q_q``, ``‖K − Q_q‖ ≤ ελ/2``, ``M = C(d+q, q) ≤ max_features``:
+    ``O(n·(m + M))`` per iteration; then the loop runs on ``(Q_q + λI)x = y`` to ``ε/4`` and
+    ``‖(K+λI)x − y‖ ≤ ε‖y‖`` follows as in :func:`taylor_ridge_solve`; the residual history is the
+    Q_q system's, and s_λ, when not given, is ``s_λ(Q_q)`` from the M×M Gram for n > 1024).
 
     **Returns:** :class:`RidgeResult`.  Steps: q = the smallest degree with ``n·Σ_{l>q} r^{2l}/l! ≤
     ε₀λ/2``; ``W = W_g(X)`` with ``m_l = ⌈c_w s_λ l²/ε₀²⌉`` (rounded up to a power of two);
@@ -379,12 +575,21 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     eps0 = _fraction(eps0, "eps0", 0.5)
     if float(jnp.linalg.norm(y)) == 0:
         raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
+    if kernel not in ("exact", "taylor"):
+        raise ValueError(f"kernel={kernel!r} must be 'exact' or 'taylor'")
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
     k_main, k_pilot = jax.random.split(sk.as_key(key))
     q = taylor_degree(r, n, eps0 * lam / 2)
+    Phi, loop_eps = None, eps
+    if kernel == "taylor":
+        Phi = taylor_features(X, taylor_degree(r, n, eps * lam / 2), max_features=max_features)
+        loop_eps = eps / 4
     if rows is None:
         if s_lambda is None and n <= _EXACT_STATDIM_MAX:  # small n: the exact s_λ costs less than a pilot
             ev = jnp.clip(jnp.linalg.eigvalsh(jnp.exp(X.T @ X)), 0.0, None)
+            s_lambda = float(jnp.sum(ev / (ev + lam)))
+        elif s_lambda is None and Phi is not None:  # s_λ(Q_q) from the M×M Gram (never n×n)
+            ev = jnp.clip(jnp.linalg.eigvalsh(Phi @ Phi.T), 0.0, None)
             s_lambda = float(jnp.sum(ev / (ev + lam)))
         elif s_lambda is None:
             s_lambda = estimate_statistical_dimension(X, lam, key=k_pilot)
@@ -396,11 +601,11 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     feats = attention_features(X, feature_bits(k_main, d, rows))
     if max_iter is None:
         trace = float(jnp.sum(jnp.exp(jnp.sum(X * X, axis=0))))
-        max_iter = richardson_cap(trace, lam, eps, eps0)
+        max_iter = richardson_cap(trace, lam, loop_eps, eps0)
     max_iter = _int(max_iter, "max_iter", 1, 100_000)
-    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, eps, max_iter, _int(block, "block", 1))
+    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, _int(block, "block", 1), Phi)
     t, rel = int(t), float(rel)
-    status = Status.CONVERGED if rel <= eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
+    status = Status.CONVERGED if rel <= loop_eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
     return RidgeResult(x, status, t, np.asarray(hist)[: t + 1], q, tuple(rows),
                        float("nan") if s_lambda is None else float(s_lambda), feats)
 

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from mpmath import mp
+from scipy.linalg import solve as scipy_solve
 
 from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_float_array, to_mp
@@ -161,6 +162,77 @@ def test_kernel_ridge_features_meet_the_ridge_sandwich():
     assert eps <= 0.3, f"ridge sandwich accuracy {eps:.3g} > ε₀ = 0.3 [q={q}, s_λ={s:.3g}]"
 
 
+# ----------------------------------------------------------------------------- feature-space route (no n×n kernel)
+
+
+@pytest.mark.parametrize("d, q", [(1, 4), (3, 0), (3, 4), (4, 3)])
+def test_taylor_features_gram_is_the_oracle_taylor_kernel(d, q):
+    X = _points(d, 9, seed=d + q)
+    Phi = np.asarray(kr.taylor_features(X, q))
+    assert Phi.shape == (math.comb(d + q, q), 9), f"Φ has shape {Phi.shape}, should be (C(d+q, q), n)"
+    with mp.workdps(40):
+        Q = to_float_array(R.taylor_kernel(X, q))
+    assert np.allclose(Phi.T @ Phi, Q, rtol=1e-13, atol=1e-14), f"ΦᵀΦ ≠ Q_q (def.Q) [d={d}, q={q}]"
+
+
+def test_taylor_ridge_solve_agrees_with_the_dense_route_and_meets_eps_against_the_exact_kernel():
+    X = _points(2, 300, seed=4)
+    y = np.random.default_rng(5).standard_normal(300)
+    K = np.exp(X.T @ X)
+    for lam, eps in [(1.0, 1e-6), (10.0, 1e-9), (0.1, 1e-4)]:
+        res = kr.taylor_ridge_solve(X, y, lam, eps=eps)
+        x = np.asarray(res.x)
+        x_dense = scipy_solve(K + lam * np.eye(300), y)
+        rel = np.linalg.norm(K @ x + lam * x - y) / np.linalg.norm(y)
+        assert res.status is kr.Status.CONVERGED and rel <= eps, f"λ={lam}: status {res.status}, residual {rel:.3g} > {eps}"
+        assert res.kernel_gap <= eps * lam / 2, f"λ={lam}: ‖K − Q_q‖ bound {res.kernel_gap:.3g} > ελ/2"
+        assert np.linalg.norm(x - x_dense) <= 2 * eps * np.linalg.norm(y) / lam, f"λ={lam}: α far from the dense solve"
+        ev = np.linalg.eigvalsh(K)
+        s_exact = float(np.sum(ev / (ev + lam)))
+        assert res.s_lambda <= s_exact + 1e-9 and s_exact - res.s_lambda <= 300 * res.kernel_gap / lam + 1e-9, (
+            f"λ={lam}: s_λ(Q_q) = {res.s_lambda:.6g} outside [s_λ(K) − n‖K−Q‖/λ, s_λ(K)] = {s_exact:.6g}")
+
+
+def test_taylor_ridge_solve_in_the_woodbury_branch_matches_the_dense_route():
+    """n > M = C(d+q, q): the m×m Woodbury branch with refinement (n = 600, d = 1)."""
+    X = _points(1, 600, seed=8)
+    y = np.sin(3 * X[0])
+    K = np.exp(X.T @ X)
+    res = kr.taylor_ridge_solve(X, y, 0.5, eps=1e-8)
+    assert res.features < 600, f"M = {res.features} ≥ n: the Woodbury branch was not exercised"
+    x = np.asarray(res.x)
+    rel = np.linalg.norm(K @ x + 0.5 * x - y) / np.linalg.norm(y)
+    assert rel <= 1e-8, f"residual {rel:.3g} against the exact kernel > 1e-8"
+    assert np.allclose(x, scipy_solve(K + 0.5 * np.eye(600), y), rtol=1e-6, atol=1e-7 * np.abs(x).max())
+
+
+def test_feature_ridge_solve_on_sketch_features_solves_the_sketched_system_only():
+    """alg.7's system in ridge form on W_g: exact for (WᵀW + λI)α = y, not for the true kernel (m < n)."""
+    X = _points(3, 200, seed=6)
+    y = np.random.default_rng(1).standard_normal(200)
+    W = np.asarray(kr.attention_features(X, kr.feature_bits(2, 3, (16, 16))).W)
+    res = kr.feature_ridge_solve(W, y, 0.5, eps=1e-12)
+    x = np.asarray(res.x)
+    A = W.T @ W + 0.5 * np.eye(200)
+    assert np.linalg.norm(A @ x - y) <= 1e-11 * np.linalg.norm(y), "α does not solve (WᵀW + λI)α = y"
+    K = np.exp(X.T @ X)
+    rel = np.linalg.norm(K @ x + 0.5 * x - y) / np.linalg.norm(y)
+    assert rel > 1e-3, f"residual {rel:.3g} against K: 33 sketched features cannot solve the exact system"
+
+
+def test_kernel_ridge_solve_with_the_taylor_matvec_agrees_with_the_exact_matvec():
+    X = _points(2, 40, seed=7)
+    y = np.random.default_rng(2).standard_normal(40)
+    K = np.exp(X.T @ X)
+    lam = 0.05 * np.linalg.norm(K, 2)
+    exact = kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10)
+    taylor = kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10, kernel="taylor")
+    x = np.asarray(taylor.x)
+    rel = np.linalg.norm(K @ x + lam * x - y) / np.linalg.norm(y)
+    assert taylor.status is kr.Status.CONVERGED and rel <= 1e-10, f"status {taylor.status}, residual {rel:.3g}"
+    assert np.allclose(x, np.asarray(exact.x), rtol=1e-8, atol=1e-10 * np.abs(x).max()), "Taylor matvec ≠ exact matvec route"
+
+
 # ----------------------------------------------------------------------------- Algorithm 7 as stated
 
 
@@ -202,6 +274,21 @@ def test_preconditioned_gd_refuses_rank_deficient_features():
     (lambda: kr.kernel_matvec(np.ones((2, 3)), np.ones(4)), "v.shape=(4,) must be (3,)"),
     (lambda: kr.preconditioned_gd(np.ones((2, 4)), np.ones(4), feature_bits=kr.feature_bits(0, 2, (1,)),
                                   s_bits=sk.srht_bits(0, 5, 2), eps=0.1), "input dimension n = 4"),
+
+    (lambda: kr.taylor_features(np.array([[1.0, np.inf]]), 2), "X must be finite"),
+    (lambda: kr.taylor_features(np.ones((2, 3)), -1), "q=-1 must be >= 0"),
+    (lambda: kr.taylor_features(np.ones((16, 3)) / 4, 10), "C(d+q, q) = 5311735 Taylor features, more than max_features=4096"),
+    (lambda: kr.taylor_features(np.ones((2, 3)), 2, max_features=0), "max_features=0 must be >= 1"),
+    (lambda: kr.taylor_ridge_solve(np.array([[np.nan, 1.0]]), np.ones(2), 1.0), "X must be finite"),
+    (lambda: kr.taylor_ridge_solve(np.ones((1, 2)), np.ones(2), -1.0), "lam=-1.0 must be a finite number > 0"),
+    (lambda: kr.taylor_ridge_solve(np.ones((1, 2)), np.ones(3), 1.0), "y.shape=(3,) must be (2,)"),
+    (lambda: kr.taylor_ridge_solve(np.ones((1, 2)), np.ones(2), 1.0, eps=1.5), "eps=1.5 must be < 1.0"),
+    (lambda: kr.taylor_ridge_solve(np.ones((8, 2)) / 3, np.ones(2), 1e-6, max_features=100), "more than max_features=100"),
+    (lambda: kr.feature_ridge_solve(np.ones((3, 4)), np.ones(5), 1.0), "y.shape=(5,) must be (4,)"),
+    (lambda: kr.feature_ridge_solve(np.ones((3, 4)), np.ones(4), 0.0), "lam=0.0 must be a finite number > 0"),
+    (lambda: kr.feature_ridge_solve(np.full((3, 4), np.nan), np.ones(4), 1.0), "Phi must be finite"),
+    (lambda: kr.feature_ridge_solve(np.ones((3, 4)), np.zeros(4), 1.0), "y must be nonzero"),
+    (lambda: kr.kernel_ridge_solve(np.ones((1, 2)), np.ones(2), 1.0, key=0, kernel="nystroem"), "kernel='nystroem' must be"),
 ])
 def test_solver_bad_input(call, fragment):
     with pytest.raises(ValueError) as info:
@@ -227,6 +314,17 @@ def test_large_n_memory_is_n_times_block_and_costs_scale_linearly():
         counts.append(kr.tensor_sketch(_points(4, n_i), 3, sk.srht_bits(0, 4, 32), sk.tensor_srht_bits(1, 32, 32, 32)).ops)
     slope = np.polyfit(np.log([2**12, 2**13, 2**14]), np.log(counts), 1)[0]
     assert abs(slope - 1) < 0.05, f"Algorithm 8's op count grows as n^{slope:.3f}, should be linear"
+
+
+def test_feature_route_memory_is_n_times_m():
+    """The feature-space ridge never holds an n×n buffer: XLA's temporary memory at n = 2^15, m = 136
+    is O(n·m + m²)."""
+    n, m = 2**15, 136
+    Phi = jax.ShapeDtypeStruct((m, n), jnp.float64)
+    y = jax.ShapeDtypeStruct((n,), jnp.float64)
+    temp = kr._feature_ridge.lower(Phi, y, 1.0, 1e-8, max_iter=5).compile().memory_analysis().temp_size_in_bytes
+    assert temp <= 8 * (4 * n * m + 8 * m * m + 8 * n), f"temporary memory {temp} B exceeds O(n·m) (n={n}, m={m})"
+    assert temp < 8 * n * n / 100, f"temporary memory {temp} B is not ≪ the n×n kernel ({8 * n * n} B)"
 
 
 # ----------------------------------------------------------------------------- adapters (validator path)
