@@ -21,7 +21,7 @@ from oracle.linalg import diag, dot, hadamard
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import require, to_oracle
-from ..toolkit.strategies import conditioned_matrices, dims, scalars, with_corners
+from ..toolkit.strategies import conditioned_matrices, dims, log10_cond, scalars, with_corners
 from .newton import NewtonProblem
 from .strategies import newton_instances, problem_corners, problems, solve_instances
 
@@ -144,7 +144,8 @@ def _solve_tolerance(value):
                     "rule's), τ_g the softmax_gradient tolerance, G = τ_g/(32(n+d)u) the magnitude of the gradient's "
                     "terms and Λ₁ = λ_max(∇²L(x*)) (the gradient of a point at the allowed distance): a relative "
                     "accuracy an honest optimiser meets, never only an exact root-finder",
-          strategy=solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),))
+          strategy=solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
+          targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])})
 def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module attribute's name)
     tau = _solve_tolerance(SOLVE_TOLERANCE)
     A, b, l, extra = inst
