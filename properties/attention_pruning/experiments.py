@@ -262,7 +262,8 @@ def _plot(fig: dict, out_dir: str) -> list[str]:
 def _table(fig: dict, grid: Grid) -> str:
     lines = [f"Relative causal attention error, mean over seeds {list(grid.seeds)} (d = {grid.d}, {grid.steps} momentum "
              f"steps; defaults n = {grid.n0}, ρ = {grid.rho0}, λ = {grid.lam0:g}).", "",
-             "| scaling | axis | value | " + " | ".join(METHODS) + " |", "|---|---|---|" + "---|" * len(METHODS)]
+             "| scaling | axis | value | " + " | ".join(m.replace("|", "\\|") for m in METHODS) + " |",
+             "|---|---|---|" + "---|" * len(METHODS)]
     for variant, axes in fig.items():
         for axis, rows in axes.items():
             for value, r in rows:

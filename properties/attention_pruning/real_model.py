@@ -142,6 +142,11 @@ def run(impl, *, steps: int = 300, rhos=RHOS, lam: float = LAM, progress=None) -
     return {"layers": errors, "e2e": e2e, "setup": setup}
 
 
+def _cell(text: str) -> str:
+    """A Markdown table cell: a literal '|' escaped (the method name |M∘W|)."""
+    return text.replace("|", "\\|")
+
+
 def table(res: dict) -> str:
     """Markdown: per ρ and layer the head-averaged relative error (best in bold), then the end-to-end table."""
     st, rhos = res["setup"], res["setup"]["rhos"]
@@ -149,7 +154,7 @@ def table(res: dict) -> str:
              f"on {st['evaluation']} evaluation sentences ({st['evaluation_tokens']} tokens); pruned with "
              f"{st['calibration']} calibration sentences ({st['calibration_tokens']} tokens); ours: {st['steps']} "
              f"momentum steps, λ = {st['lam']:g}.", "",
-             "| ρ | layer | " + " | ".join(METHODS) + " |", "|---|---|" + "---|" * len(METHODS)]
+             "| ρ | layer | " + " | ".join(_cell(m) for m in METHODS) + " |", "|---|---|" + "---|" * len(METHODS)]
     for r in rhos:
         for layer in range(st["layers"]):
             vals = [res["layers"][m, r][layer] for m in METHODS]
@@ -164,7 +169,8 @@ def table(res: dict) -> str:
     for r in rhos:
         for m in METHODS:
             e = res["e2e"][m, r]
-            lines.append(f"| {r:g} | {m} | {e['cos_mean']:.4f} | {e['cos_min']:.4f} | {e['spearman']:.3f} | {e['auc']:.3f} |")
+            lines.append(f"| {r:g} | {_cell(m)} | {e['cos_mean']:.4f} | {e['cos_min']:.4f} | {e['spearman']:.3f} "
+                         f"| {e['auc']:.3f} |")
     return "\n".join(lines) + "\n"
 
 
