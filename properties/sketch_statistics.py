@@ -64,7 +64,7 @@ class Embedding:
     @property
     def rows(self) -> int:
         """m = ⌈(d² + d)/(δε²)⌉, the rows for which P[distortion > ε] ≤ δ (module docstring)."""
-        return math.ceil((self.d**2 + self.d) / (self.delta * self.eps**2) - 1e-9)
+        return math.ceil(Fraction(self.d**2 + self.d) / (Fraction(self.delta) * Fraction(self.eps) ** 2))
 
 
 EMBEDDING = Embedding()
@@ -255,7 +255,7 @@ def bits_distribution(kind: str, trials: int = TRIALS) -> Callable:
 
     def distribution(fn) -> Outcome:
         per_seed = [fn(*args, seed) for seed in range(trials)]
-        label = f"{name}{(*args, 'seed')} over seeds 0…{trials - 1}".replace("'seed'", "seed")
+        label = f"{name}({', '.join(map(str, args))}, seed) over seeds 0…{trials - 1}"
         return judge(_feature_draws(label, per_seed) if kind == "feature" else bits_draws(kind, label, per_seed))
 
     return distribution
