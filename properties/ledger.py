@@ -12,6 +12,11 @@
 - not-applicable claims: reported with their reason.
 - repairs (``Claim.repairs``): each is judged the same way in the same run, its entry under the
   claim's ``repairs``.
+- ``shrink=False`` (the test suite's setting, :func:`run_claim`): a search stops at its first
+  counterexample and re-checks it at doubled precision as found, unshrunk.  The same search finds
+  the same first counterexample either way (shrinking starts after it); a shrinking run re-checks
+  the smaller example shrinking ends on instead.  The ledger, which reports counterexamples,
+  always shrinks.
 
 :func:`run_ledger` runs a selection of claims, serially or in ``jobs`` worker processes (each
 worker imports the registry and judges claims by id; results are identical to a serial run and
@@ -35,7 +40,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import given, reject, settings, target
+from hypothesis import Phase, given, reject, settings, target
 from scipy import stats
 
 from oracle import UndecidableError
@@ -99,7 +104,7 @@ def _finite_target(x: float) -> float:
     return max(-1e300, min(1e300, x))
 
 
-def _search(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
+def _search(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: bool) -> None:
     state = {"n": 0, "undecided": 0, "worst": None, "digits": None, "fail": None}
 
     def prop(inst):
@@ -122,7 +127,8 @@ def _search(claim: Claim, profile: str, seed: int, impl, result: Result) -> None
 
     base = profiles.load(profile)
     n_examples = profiles.examples_for(profile, claim.max_examples)
-    test = profiles.seeded(settings(base, max_examples=n_examples)(given(claim.strategy())(prop)), seed)
+    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
+    test = profiles.seeded(settings(base, max_examples=n_examples, phases=phases)(given(claim.strategy())(prop)), seed)
     try:
         test()
     except _Counterexample:
@@ -223,7 +229,7 @@ _HARNESS_ERRORS = (Exception, SystemExit, AdapterAbort)
 _SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
+def _judge(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: bool) -> None:
     try:
         if claim.mode == "not-applicable":
             result.verdict = "not-applicable"
@@ -231,7 +237,7 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
         elif claim.mode == "statistical":
             _statistical(claim, profile, impl, result)
         elif claim.mode == "search":
-            _search(claim, profile, seed, impl, result)
+            _search(claim, profile, seed, impl, result, shrink)
         else:
             out = _call(claim, impl)
             result.examples = 1
@@ -250,20 +256,21 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result) -> None:
 
 
 def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,
-              seed: int = profiles.DEFAULT_SEED) -> Result:
+              seed: int = profiles.DEFAULT_SEED, shrink: bool = True) -> Result:
     """Judge one claim (and its repairs); ``impl`` is the implementation module for claims that
-    ``use`` adapters (default: the project's own ``solvers.adapter``)."""
+    ``use`` adapters (default: the project's own ``solvers.adapter``); ``shrink=False`` stops each
+    search at its first counterexample (see the module docstring)."""
     profiles.load(profile)
     if (claim.uses or any(r.uses for r in claim.repairs)) and impl is None:  # a repair may use adapters alone
         import solvers.adapter as impl  # the ledger judges the project's own solvers
     result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
                     expected=claim.expected, statement=claim.statement)
     t0 = time.perf_counter()
-    _judge(claim, profile, seed, impl, result)
+    _judge(claim, profile, seed, impl, result, shrink)
     for repair in claim.repairs:
         sub = Result(repair.id, repair.paper, repair.section, repair.kind, repair.mode, "inconclusive",
                      expected=repair.expected, statement=repair.statement)
-        _judge(repair, profile, seed, impl, sub)
+        _judge(repair, profile, seed, impl, sub, shrink)
         entry = sub.as_dict()
         del entry["seconds"], entry["repairs"]  # timing is the claim's; repairs do not nest
         result.repairs.append(entry)

@@ -2,7 +2,10 @@
 
 A claim recorded as falsified passes only when the *search* (not an explicit example) finds a
 counterexample that survives the re-check at doubled precision; a verified claim passes only when
-no example of the ci profile's derandomised search breaks it.
+no example of the ci profile's derandomised search breaks it.  Searches here stop at their first
+counterexample (``run_claim(..., shrink=False)``): the verdict is the test's subject, and shrinking,
+which only the reported counterexample needs, was 80% of the claims' time.  The ledger shrinks
+(``tests/meta/test_cli.py`` checks that both find the claim false).
 """
 
 import pytest
@@ -20,7 +23,7 @@ def _profile(request):
 @pytest.mark.parametrize("claim_id", [c.id for c in claims()])
 def test_claim(claim_id, request):
     c = REGISTRY[claim_id]
-    r = run_claim(c, profile=_profile(request))
+    r = run_claim(c, profile=_profile(request), shrink=False)
     assert r.verdict == c.expected, (
         f"{claim_id}: verdict {r.verdict}, recorded finding {c.expected}; reason: {r.reason}; "
         f"counterexample {r.counterexample!r}; {r.extra.get('traceback', '')}"

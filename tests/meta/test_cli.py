@@ -206,3 +206,21 @@ def test_hypothesis_draws_no_literals_of_loaded_modules(tmp_path, monkeypatch):
     __import__("literal_floats")
     assert examples() == before
 
+
+
+@pytest.mark.parametrize("claim_id", ["attention_kernel_regression.lemJ.1.p3", "softmax_regression.fact4.5.p5"])
+def test_a_search_without_shrinking_reaches_the_shrinking_runs_verdict(claim_id):
+    """tests/test_claims.py runs searches with ``shrink=False``: the first counterexample found is
+    re-checked as it is.  Both runs falsify the claim by search, shrinking only adds calls, and the
+    unshrunk counterexample itself breaks the claim at doubled precision."""
+    from properties.ledger import run_claim
+    from properties.registry import load_all
+    from properties.toolkit import at_precision, start_dps
+
+    claim = load_all()[claim_id]
+    shrunk, first = run_claim(claim, shrink=True), run_claim(claim, shrink=False)
+    for r in (shrunk, first):
+        assert (r.verdict, r.counterexample_source) == ("falsified", "search"), (r.verdict, r.reason)
+    assert shrunk.examples > first.examples, "shrinking made no call beyond the first counterexample"
+    with at_precision(2 * start_dps()):
+        assert not claim.check(first.counterexample).holds, "the unshrunk counterexample does not break the claim"
