@@ -157,9 +157,10 @@ def _call(fn, inst, Aj, bj, seed):
     return time.perf_counter() - t0, x, info
 
 
-def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=print):
+def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=print, on_cell=None):
     """The rows of the map (dicts with :data:`COLUMNS`); ``n_of(d)``, ``residuals_of(d)``,
-    ``repeats_of(d)``: the row count, residual sizes and repeats for ``d``."""
+    ``repeats_of(d)``: the row count, residual sizes and repeats for ``d``; ``on_cell(rows)`` is
+    called with the rows so far after every instance (the CLI saves them, so a stopped run keeps them)."""
     rows = []
     for d in dims:
         n = n_of(d)
@@ -200,6 +201,8 @@ def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=pri
                         ok = row[key] is not None and qr[key]
                         row[f"{key}_vs_qr"] = row[key] / qr[key] if ok else None
                 rows.extend(cell)
+                if on_cell is not None:
+                    on_cell(rows)
                 log(f"  d={d} n={n} kappa={kappa:.0e} residual={residual:.0e}: " + ", ".join(
                     f"{r['method']} {r['time_s']:.3f}s" for r in cell) + f"  (load {os.getloadavg()[0]:.1f})")
                 del inst, Aj, bj
@@ -291,8 +294,17 @@ def main(argv=None) -> int:
                    help="residual sizes for d > 256 (default --residuals)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--plot", default="benchmarks/least_squares.png", help="PNG path ('' for none)")
-    p.add_argument("--json", default="", help="write the rows to this JSON file")
+    p.add_argument("--json", default="", help="write the rows to this JSON file (after every instance)")
+    p.add_argument("--render", nargs="+", default=None, metavar="JSON",
+                   help="no run: print the table and the goal table and draw the plot from saved rows")
     args = p.parse_args(argv)
+    if args.render:
+        rows = [r for path in args.render for r in json.load(open(path))]
+        print(f"{table(rows)}\n\n{goal(rows)}\n")
+        if args.plot:
+            plot(rows, args.plot, sorted(args.residuals)[len(args.residuals) // 2])
+            print(f"plot: {args.plot}")
+        return 0
     if args.quick:
         args.n, args.n_large, args.dims, args.repeats = 512, 512, [8, 32], 1
         args.kappas, args.residuals = [1e0, 1e8], [1e-10, 1.0]
@@ -302,21 +314,24 @@ def main(argv=None) -> int:
     if any(d < 1 or d > (args.n_large if d > 256 else args.n) for d in args.dims):
         raise SystemExit(f"--dims={args.dims} must lie in [1, n] for their n")
     print(machine_info())
+
+    def save(rows):
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(rows, f, indent=1)
+
     t0 = time.perf_counter()
     large = {"n": args.n_large, "res": args.residuals_large or args.residuals, "rep": args.repeats_large or args.repeats}
     print(f"threads: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, "
           f"XLA_FLAGS={os.environ.get('XLA_FLAGS')}")
     rows = run_map(lambda d: large["n"] if d > 256 else args.n, args.dims, args.kappas,
                    lambda d: large["res"] if d > 256 else args.residuals,
-                   lambda d: large["rep"] if d > 256 else args.repeats, args.seed)
+                   lambda d: large["rep"] if d > 256 else args.repeats, args.seed, on_cell=save)
     print(f"\n{table(rows)}\n\n{goal(rows)}\n")
     print(f"total {time.perf_counter() - t0:.0f} s; load average at end {os.getloadavg()}")
     if args.plot:
         plot(rows, args.plot, sorted(args.residuals)[len(args.residuals) // 2])
         print(f"plot: {args.plot}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
     return 0
 
 

@@ -188,3 +188,5 @@ def test_benchmark_quick_run_writes_the_map(tmp_path):
     assert cell["spir"]["forward_vs_qr"] <= 10 and cell["spir"]["backward_vs_qr"] <= 10, cell["spir"]
     header = bench.table(rows).splitlines()[0]
     assert header.count("|") == len(bench.COLUMNS) + 1, header
+    png2 = tmp_path / "again.png"
+    assert bench.main(["--render", str(js), "--plot", str(png2)]) == 0 and png2.stat().st_size > 10_000
