@@ -8,7 +8,9 @@ per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
   numbers (float64 values printed so that they round-trip, and for small counterexamples each value
   also as an exact fraction or hexadecimal float), measured against bound with the digits that
   support the verdict, the precision of the re-check, and where the counterexample came from;
-- the repairs the registry carries for it (``Claim.repairs``), each with its own verdict;
+- the repairs the registry carries for it (``Claim.repairs``), each with its own verdict, and one line
+  ``repair: verified / falsified / none known`` (:func:`repair_status`; with none known, the claim's
+  notes say why);
 - the not-applicable and inconclusive claims with their reasons;
 - a table of the verified bounds by tightness (worst measured/bound), naming those looser than
   100×, and the figure: the worst ratio per verified bound on a log axis, grouped by section;
@@ -33,7 +35,7 @@ from fractions import Fraction
 
 from .registry import PAPERS, canonical_ids, claims
 
-__all__ = ["EQUALITY", "LOOSE", "counterexample_text", "readme_status", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "counterexample_text", "readme_status", "repair_status", "write_reports"]
 
 EQUALITY = 1e-30
 """A ratio below this is the relative discrepancy of an equality held to the working precision."""
@@ -116,12 +118,26 @@ def _falsified_entry(c: dict) -> list[str]:
         lines.append(f"- Judged: {c['reason']}")
     if c.get("notes"):
         lines.append(f"- Notes: {c['notes']}")
+    lines.append(f"- repair: {repair_status(c)}")
     for r in c.get("repairs") or ():
-        lines.append(f"- Repair: {r['statement']} — **{r['verdict']}** on {r['examples']} examples, "
+        lines.append(f"  - {r['statement']} — **{r['verdict']}** on {r['examples']} examples, "
                      f"tightness {_fmt(r.get('worst_ratio'))}" + (f"; {r['reason']}" if r.get("reason") else ""))
-    if not c.get("repairs"):
-        lines.append("- Repair: none recorded in the registry yet")
+        if r.get("notes"):
+            lines.append(f"    - Source / derivation: {r['notes']}")
     return lines + [""]
+
+
+def repair_status(entry: dict) -> str:
+    """One word for the repairs of a ledger entry: "none known" (the claim's notes say why), "falsified"
+    when any repair is, "verified" when all are, else the first other verdict (e.g. "inconclusive")."""
+    verdicts = [r["verdict"] for r in entry.get("repairs") or ()]
+    if not verdicts:
+        return "none known"
+    if "falsified" in verdicts:
+        return "falsified"
+    if all(v == "verified" for v in verdicts):
+        return "verified"
+    return next(v for v in verdicts if v != "verified")
 
 
 def _paper_markdown(paper: str, entries: list[dict], header: list[str]) -> str:
@@ -134,6 +150,12 @@ def _paper_markdown(paper: str, entries: list[dict], header: list[str]) -> str:
              + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) + ".", ""]
     falsified = [c for c in entries if c["verdict"] == "falsified"]
     lines += ["## Falsified claims", ""]
+    if falsified:
+        status = {}
+        for c in falsified:
+            status[repair_status(c)] = status.get(repair_status(c), 0) + 1
+        lines += [f"Repairs of the {len(falsified)} falsified claims: "
+                  + ", ".join(f"{v} {n}" for v, n in sorted(status.items())) + ".", ""]
     lines += [x for c in falsified for x in _falsified_entry(c)] or ["None.", ""]
     other = [c for c in entries if c["verdict"] in ("not-applicable", "inconclusive")]
     lines += ["## Not applicable and inconclusive", ""]
@@ -188,7 +210,9 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "")
     for c in ledger["claims"]:
         known = registry.get(c["id"])
         if known is not None:
-            c = {"hypotheses": known.hypotheses, "notes": known.notes, **c}
+            notes = {r.statement: r.notes for r in known.repairs}
+            c = {"hypotheses": known.hypotheses, "notes": known.notes, **c,
+                 "repairs": [{"notes": notes.get(r["statement"], ""), **r} for r in c.get("repairs") or ()]}
         by_paper.setdefault(c["paper"], []).append(c)
     header = [f"- Commit: {ledger.get('commit') or _commit()}",
               f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}",

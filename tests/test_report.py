@@ -17,6 +17,21 @@ def _ledger():
          "counterexample": [[[0.0]], [[-0.1]], 1.0, 0.3], "counterexample_source": "search",
          "counterexample_outcome": {"holds": False, "ratio": 2.0, "measured": 1.0, "bound": 0.0, "digits": 90},
          "recheck_dps": 100, "reason": "", "statement": "U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖"},
+        {"id": "softmax_regression.fact4.5.p5", "paper": "softmax_regression", "section": "Fact 4.5",
+         "kind": "loewner", "verdict": "falsified", "examples": 37, "worst_ratio": 1.3,
+         "counterexample": [[1.0, 1.0], [1.0, 0.0]], "counterexample_source": "search",
+         "counterexample_outcome": {"holds": False, "ratio": 1.3, "measured": 0.618, "bound": 0.0, "digits": 90},
+         "recheck_dps": 100, "reason": "", "statement": "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ",
+         "repairs": [{"statement": "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n", "verdict": "verified", "examples": 25,
+                      "worst_ratio": 1.0, "reason": ""}]},
+        {"id": "softmax_regression.lem8.7", "paper": "softmax_regression", "section": "Lemma 8.7",
+         "kind": "contraction-inequality", "verdict": "falsified", "examples": 5, "worst_ratio": 40.9,
+         "counterexample": [1.0], "counterexample_source": "search", "recheck_dps": 100, "reason": "",
+         "statement": "r_{t+1} ≤ 2(ε0 + r̄_t/(l − r̄_t))·r_t",
+         "repairs": [{"statement": "H-norm form", "verdict": "verified", "examples": 10, "worst_ratio": 0.96,
+                      "reason": ""},
+                     {"statement": "a wrong repair", "verdict": "falsified", "examples": 3, "worst_ratio": 2.0,
+                      "reason": ""}]},
         {"id": "softmax_regression.fact4.3.p1", "paper": "softmax_regression", "section": "Fact 4.3",
          "kind": "inequality", "verdict": "verified", "examples": 25, "worst_ratio": 1e-3,
          "statement": "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂"},
@@ -58,3 +73,41 @@ def test_readme_status_is_generated_from_the_registry():
     block = readme[readme.index(begin) + len(begin):readme.index(end)]
     assert block == report.readme_status(), (
         "README's status tables differ from properties.report.readme_status(); regenerate them")
+
+
+def _entries(md):
+    """{claim id: its section of an ERRATA file} for the falsified entries."""
+    body = md.split("## Falsified claims", 1)[1].split("## Not applicable", 1)[0]
+    return {part.split("`", 1)[0]: part for part in body.split("### `")[1:]}
+
+
+def test_every_falsified_claim_has_a_repair_line(tmp_path):
+    """Issue 15: per falsified claim, "repair: verified / falsified / none known" (notes say why for none)."""
+    report.write_reports(_ledger(), str(tmp_path), papers=["softmax_regression"], command="cmd")
+    md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
+    entries = _entries(md)
+    falsified = [c["id"] for c in _ledger()["claims"] if c["verdict"] == "falsified"]
+    assert sorted(entries) == sorted(falsified), f"falsified entries {sorted(entries)} but ledger has {falsified}"
+    want = {"softmax_regression.fact4.4.p1": "none known", "softmax_regression.fact4.5.p5": "verified",
+            "softmax_regression.lem8.7": "falsified"}
+    for cid, status in want.items():
+        lines = [ln for ln in entries[cid].splitlines() if ln.startswith("- repair: ")]
+        assert lines == [f"- repair: {status}"], f"{cid}: repair lines {lines}, but should be ['- repair: {status}']"
+    assert "  - (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n — **verified** on 25 examples" in entries["softmax_regression.fact4.5.p5"]
+    assert "Repairs of the 3 falsified claims: falsified 1, none known 1, verified 1." in md, md
+
+
+def test_repair_status_words():
+    assert report.repair_status({}) == "none known"
+    assert report.repair_status({"repairs": [{"verdict": "verified"}, {"verdict": "inconclusive"}]}) == "inconclusive"
+    assert report.repair_status({"repairs": [{"verdict": "verified"}, {"verdict": "falsified"}]}) == "falsified"
+    assert report.repair_status({"repairs": [{"verdict": "verified"}]}) == "verified"
+
+
+def test_every_falsified_claim_carries_a_repair_or_says_none_is_known():
+    """The registry: an expected-falsified claim has a repair, or its notes say "No repair known" and why."""
+    from properties.registry import claims
+
+    missing = [c.id for c in claims() if c.expected == "falsified" and not c.repairs
+               and "no repair known" not in c.notes.lower()]
+    assert not missing, f"falsified claims {missing} have no repair and their notes do not say 'No repair known: …'"

@@ -16,6 +16,7 @@ from mpmath import mp
 from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_mp
 
+from ..contract import output
 from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 
@@ -134,6 +135,23 @@ claims.inequality(
           "of Theorem L.3 uses this step to pass from Rᵀ S-space to Rⁿ.")
 
 
+def _eq86_row_space(W, S, v):
+    _, _, _, Rm, _ = _svd_parts(W, S)
+    RS = Rm.T * S
+    Pi = RS.T * mp.inverse(RS * RS.T) * RS  # RᵀS has full row rank m (UᵀSWᵀ = ΣVᵀ has rank m)
+    return linalg.singular_values(RS)[RS.rows - 1] * linalg.norm2(Pi * v), linalg.norm2(RS * v)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.eq86",
+    "‖RᵀSv‖ ≥ σ_m(RᵀS)·‖Πv‖ for v ∈ Rⁿ, Π the projector onto the row space of RᵀS (so ‖RᵀSv‖ ≥ σ_m(RᵀS)‖v‖ "
+    "for v in that row space)",
+    hypotheses="as the claim", instances=_eq86_instances, sides=_eq86_row_space, max_examples=25, repair=True,
+    notes="Derived: RᵀSv = RᵀSΠv and RᵀS restricted to its row space has singular values σ_1 … σ_m > 0. It does "
+          "not rescue the proof of Theorem L.3, whose v (the residual in Rⁿ) is not confined to that m-dimensional "
+          "space.")
+
+
 def _gd_instances():
     return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(
         lambda n: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=3.0).map(lambda a: a.T.copy()),
@@ -165,6 +183,45 @@ claims.inequality(
     instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25,
     notes="Spec: FAILS. Φ = Σ^{-2} (thmL.3.phi) has eigenvalues σ_i(SWᵀ)^{-2}: unit-step GD diverges when some "
           "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.")
+
+
+def _gd_window_instances():
+    """(W, y): W ∈ R^{m×n} = V·diag(σ)·Uᵀ with σ_i ∈ [0.9, 1.15] (inside Lemma D.3's window for Φ = Σ^{-2})."""
+    def build(parts):
+        A, sig, y = parts
+        m, n = A.shape
+        Qn, _ = np.linalg.qr(A.T)  # n×m orthonormal columns
+        return (np.diag(np.asarray(sig)) @ Qn.T).copy(), y
+
+    return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(lambda n: st.tuples(
+        conditioned_matrices(st.just(n), st.just(m), max_log10_cond=1.0).map(lambda a: a.T.copy()),
+        st.lists(scalars(0.9, 1.15), min_size=m, max_size=m), vectors(n, max_abs=2.0)).map(build)))
+
+
+def _gd_window_sides(W, y):
+    n = W.cols
+    require(linalg.norm2(y) > 0, "y must be nonzero")
+    S = mp.eye(n)
+    _, s_, _, Rm, phi = _svd_parts(W, S)
+    require(all(mp.mpf(3) / 4 <= v ** -2 <= mp.mpf(5) / 4 for v in s_), "Φ = Σ^{-2} in Lemma D.3's window")
+    b = Rm.T * S * y
+    require(linalg.norm2(b) > 0, "RᵀSy must be nonzero")
+    z = mp.matrix(phi.rows, 1)
+    for _ in range(_GD_STEPS):
+        z = z - phi.T * (phi * z - b)
+    return linalg.norm2(phi * z - b), (mp.mpf(9) / 16) ** _GD_STEPS * linalg.norm2(b)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.gd",
+    "when the singular values of SWᵀ lie in [(4/5)^{1/2}, (4/3)^{1/2}] (so Φ = Σ^{-2} meets Lemma D.3's hypothesis "
+    "3/4 ≤ ‖Φx‖ ≤ 5/4 on unit x), ‖Φz_t − RᵀSy‖ ≤ (9/16)^t‖RᵀSy‖",
+    hypotheses=f"W ∈ R^{{m×n}} with singular values in [0.9, 1.15], S = I_n, y ∈ Rⁿ; t = {_GD_STEPS} steps from z₀ = 0",
+    instances=_gd_window_instances, sides=_gd_window_sides, max_examples=25, repair=True,
+    notes="Lemma D.3 (verified, rate 9/16) applied to Φ = Σ^{-2} (thmL.3.phi): the residual obeys r_{t+1} = (I − "
+          "Φ²)r_t and |1 − σ^{-4}| ≤ 9/16 on the window. The hypothesis is on the spectrum of SWᵀ, which "
+          "Algorithm 7 does not arrange (its W, S give eigenvalues of Φ far outside it); the ridge Algorithm 7R "
+          "(alg7R.conv) is the repair of the algorithm.")
 
 
 # ============================================================================ the ∀x, y step
@@ -206,7 +263,37 @@ claims.check(
     instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25,
     notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
           "The proof of Theorem L.3 uses it to pass "
-          "the sketch's residual to the kernel's.")(_allxy_check)
+          "the sketch's residual to the kernel's. No multiplicative repair is known (y = Kx makes any factor "
+          "fail); the additive form below is the true step.")(_allxy_check)
+
+
+def _allxy_additive(inst, impl):
+    d, n, data_seed, k, seed = inst
+    rng = np.random.default_rng(data_seed)
+    X, x, y0 = 0.5 * rng.standard_normal((d, n)), rng.standard_normal(n), rng.standard_normal(n)
+    bits = impl.attention_feature_bits(X.shape[0], _ALLXY_ROWS, seed)
+    Xm, xm, ym = to_mp(X), to_mp(x), to_mp(y0)
+    with mp.workdps(mp.dps + 10):
+        W = R.kernel_features(Xm, bits)
+
+    def sides():
+        K = R.attention_kernel(Xm)
+        y = K * xm + mp.mpf(10) ** (-mp.mpf(k)) * ym
+        eps_w = R.plain_distortion(W, K)
+        return (linalg.norm2(W.T * W * xm - y),
+                linalg.norm2(K * xm - y) + eps_w * mp.sqrt(linalg.spectral_norm(K) * (xm.T * K * xm)[0]))
+
+    return le(sides)
+
+
+claims.check(
+    "attention_kernel_regression.thmL.3.allxy",
+    "additive form: with ε_W the sandwich accuracy of W ((1−ε_W)K ⪯ WᵀW ⪯ (1+ε_W)K), for all x, y: "
+    "‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖",
+    hypotheses="as the claim; ε_W measured exactly (K is positive definite for distinct points)",
+    instances=_allxy_instances, uses=("attention_feature_bits",), max_examples=25, repair=True,
+    notes="Derived: ‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ‖(WᵀW − K)x‖ and WᵀW − K = K^{1/2}EK^{1/2} with ‖E‖ ≤ ε_W. The "
+          "additive term does not shrink with the residual, so it cannot give the proof's ε-accuracy.")(_allxy_additive)
 
 
 # ============================================================================ Theorem L.3 / 1.6: Algorithm 7
@@ -282,6 +369,45 @@ def thmL_3(seed, impl):
     expected="falsified", notes=_L3_NOTES)
 def thm1_6(seed, impl):
     return _alg7_trial(seed, impl, rows_convention=True)
+
+
+def _ridge_trial(seed, impl, *, rows_convention):
+    X, y = _l3_instance(seed, rows_convention=rows_convention)
+    Xm, ym = to_mp(X), to_mp(y)
+    lam = 0.1 * float(np.linalg.norm(np.exp(X.T @ X), 2))  # λ ≈ 0.1‖K‖ (any λ > 0 is admissible)
+    x = output(impl.kernel_ridge_solve(X.copy(), y.copy(), lam, _L3_EPS, seed), "kernel_ridge_solve", shape=(_L3_N,))
+    xm = to_mp(x)
+
+    def sides():
+        K = R.attention_kernel(Xm)
+        return linalg.norm2(K * xm + xm * mp.mpf(lam) - ym), mp.mpf(_L3_EPS) * linalg.norm2(ym)
+
+    out = le(sides)
+    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits, f"n={_L3_N}, d={_L3_D}, λ = {lam:.4g}")
+
+
+_RIDGE_REPAIR = dict(
+    delta=_L3_DELTA, trials=10, uses=("kernel_ridge_solve",), repair=True,
+    hypotheses=f"the instances of the claim (n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ (float64), "
+               f"ε = {_L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); the residual "
+               "by the oracle",
+    notes="The spec's sensible version (thmL.3, alg.7R): the ridge system (K + λI)x = y with the ridge W_g "
+          "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")
+
+@claims.trial(
+    "attention_kernel_regression.thmL.3",
+    "Ridge form: for λ > 0, Algorithm 7R (W_g-preconditioned Richardson on (K + λI)x = y) computes, with probability "
+    "≥ 1 − δ, x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖", **_RIDGE_REPAIR)
+def _thmL_3_ridge(seed, impl):
+    return _ridge_trial(seed, impl, rows_convention=False)
+
+
+@claims.trial(
+    "attention_kernel_regression.thm1.6",
+    "Ridge form: for λ > 0, an algorithm (Algorithm 7R) finds x' with ‖(exp(AAᵀ) + λI)x' − b‖ ≤ ε_final‖b‖ with "
+    "probability ≥ 1 − δ_final", **_RIDGE_REPAIR)
+def _thm1_6_ridge(seed, impl):
+    return _ridge_trial(seed, impl, rows_convention=True)
 
 
 _L3T_SIZES = (256, 512, 1024, 2048)
