@@ -191,3 +191,26 @@ def test_decide_sign_decides_a_tiny_positive_at_any_ladder(guard, offsets):
     ladder = tuple(sorted(low + k for k in offsets))
     d = decide_sign(lambda: mp.mpf(10) ** -8, ladder=ladder, guard=guard)
     assert d.sign == 1 and d.digits >= 1, f"decided {d} at ladder {ladder}, guard {guard}"
+
+
+@pytest.mark.parametrize("d", [1, 3, 8, 13])
+def test_srht_sketch_of_the_oracle_is_the_explicit_hadamard_product(d):
+    """Algorithm 8 with p = 1 is T x = (1/√m)·rows of H D x̄; the oracle's integer butterflies must give
+    the explicit Sylvester product to the last bits, for entries spread over 60 orders of magnitude:
+    each side is rounded three times (the sum, 1/√m, the product), so they agree within 8 units of
+    2^-prec relative (one mpf butterfly pass would lose up to log₂N more)."""
+    from scipy.linalg import hadamard
+
+    from oracle import attention_kernel_ridge as R
+
+    rng = np.random.default_rng(d)
+    N = 1 << (d - 1).bit_length()
+    X = rng.standard_normal((d, 2)) * 10.0 ** rng.integers(-30, 30, (d, 2))
+    signs, rows = rng.choice([-1, 1], N), rng.integers(0, N, 5)
+    Z = R.tensor_sketch(to_mp(X), 1, {"n": d, "signs": signs, "rows": rows}, None)
+    H = hadamard(N)
+    for col in range(2):
+        Dx = [int(signs[i]) * to_mp(float(X[i, col])) if i < d else mp.mpf(0) for i in range(N)]
+        for k, r in enumerate(rows):
+            want = mp.fsum(int(H[r, c]) * Dx[c] for c in range(N)) / mp.sqrt(len(rows))
+            assert abs(Z[k, col] - want) <= 8 * mp.mpf(2) ** (-mp.prec) * abs(want), (d, col, k, Z[k, col], want)
