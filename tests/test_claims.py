@@ -35,6 +35,10 @@ def test_claim(claim_id, request):
         assert r.examples > 0, f"{claim_id}: verified on no example"
     if c.expected == "not-applicable":
         assert r.reason, f"{claim_id}: not-applicable without a reason"
+    for rep in r.repairs:  # a repaired statement reaches its recorded finding too (verified, as a rule)
+        assert rep["verdict"] == rep["expected"], (
+            f"{claim_id} repair ({rep['statement'][:80]}…): verdict {rep['verdict']}, recorded {rep['expected']}; "
+            f"reason: {rep['reason']}; counterexample {rep['counterexample']!r}")
 
 
 def test_registry_ids_are_canonical():
