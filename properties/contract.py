@@ -38,7 +38,8 @@ class Adapter:
     :class:`TrialRule`) marks a probabilistic guarantee: the search draws instances without the seed,
     and each drawn instance is judged over the seeds 0 … k−1 by the binomial rule, never by a search
     over the seed.  ``corners()`` (optional) returns fixed corner instances (A = [[1]], x = [710] for a
-    softmax, ...) that every validation runs first, before the search.  ``options`` maps module
+    softmax, ...) that every validation runs after a passed search (a failure the search finds is
+    shrunk first; a corner is minimal by construction).  ``options`` maps module
     attributes the implementation may declare (e.g. ``SOLVE_TOLERANCE``) to their documented
     defaults; ``compare`` then receives them as keywords.
     ``statistical`` holds checks of the function's distribution that no search makes (sign balance,
@@ -59,7 +60,7 @@ class Adapter:
     trials: TrialRule | None = None
     options: tuple = ()  # ((module attribute, default), ...)
     statistical: tuple = ()  # (check(fn) -> Outcome, ...)
-    corners: Callable | None = None  # corners() -> list of instances
+    corners: Callable | None = None  # corners() -> list of instances, judged after the search
 
 
 @dataclass(frozen=True)

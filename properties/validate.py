@@ -33,7 +33,7 @@ import types
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import example, given, settings, target
+from hypothesis import given, settings, target
 
 from oracle import UndecidableError
 
@@ -184,7 +184,7 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
     ``options`` are the module's declared values of ``ad.options`` (e.g. ``SOLVE_TOLERANCE``);
     undeclared ones take their documented defaults.
     """
-    state = {"n": 0, "worst": None, "fail": None, "timed_out": False}
+    state = {"n": 0, "worst": None, "fail": None, "timed_out": False, "corner": False}
     call = guard(ad.name, fn, timeout)
     if ad.seeded is not None:
         call = _deterministic(ad.name, ad.seeded, call)
@@ -207,21 +207,22 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
             raise _Fail() from exc
         state["n"] += 1
         state["worst"] = out.ratio if state["worst"] is None else max(state["worst"], out.ratio)
-        target(_finite(out.ratio), label="error/tolerance")
-        for label, value in (ad.targets(inst) if ad.targets is not None else {}).items():
-            target(_finite(value), label=label)
+        if not state["corner"]:
+            target(_finite(out.ratio), label="error/tolerance")
+            for label, value in (ad.targets(inst) if ad.targets is not None else {}).items():
+                target(_finite(value), label=label)
         if not out.holds:
             state["fail"] = (inst, out, out.note)
             raise _Fail()
 
     n = profiles.examples_for(profile, ad.max_examples)
-    test = given(ad.strategy())(prop)
-    for inst in reversed(ad.corners() if ad.corners is not None else []):  # run first, in their order
-        test = example(inst)(test)
-    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(test), seed)
+    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(given(ad.strategy())(prop)), seed)
     stopped = False
     try:
-        test()
+        test()  # a failure the search finds is shrunk to a minimal input
+        state["corner"] = True
+        for inst in ad.corners() if ad.corners is not None else []:  # then the corners it may not reach
+            prop(inst)
     except _Fail:
         pass
     except _Stop:
@@ -229,8 +230,8 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
     if state["fail"] is None:
         return _statistical(ad, guard(ad.name, fn, timeout), FunctionReport(ad.name, True, state["n"], state["worst"]))
     inst, out, note = state["fail"]
-    return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note, shrunk=not stopped,
-                          timed_out=state["timed_out"])
+    return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note,
+                          shrunk=not (stopped or state["corner"]), timed_out=state["timed_out"])
 
 
 def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:

@@ -117,11 +117,12 @@ coherent inputs for sketches (spikes e_i, Walsh–Hadamard columns, repeated row
 def with_corners(strategy, corners, *, weight: float = 0.25) -> st.SearchStrategy:
     """``strategy`` mixed with ``corners`` (a strategy of corner instances) with explicit weight: a
     draw comes from ``corners`` for about ``weight`` of the examples (``st.one_of`` would split evenly
-    between branches), and shrinking moves towards the corner branch."""
+    between branches); shrinking moves towards ``strategy``, whose simplest draws are the minimal
+    witnesses a report should show."""
     if isinstance(weight, bool) or not (isinstance(weight, (int, float)) and 0 < weight < 1):
         raise ValueError(f"weight={weight!r} must be a number in (0, 1)")
     cut = max(1, round(100 * weight))
-    return st.integers(0, 99).flatmap(lambda i: corners if i < cut else strategy)
+    return st.integers(0, 99).flatmap(lambda i: corners if i >= 100 - cut else strategy)
 
 
 def hadamard_columns(n: int, d: int) -> np.ndarray:
