@@ -158,11 +158,10 @@ def _lstsq(inst, fn):
         nA = linalg.spectral_norm(M)
         scale = nA * linalg.norm2(xx) + linalg.norm2(bb)
         c = 16 * max(A.shape) * U
-        out = within(normal / (c * nA * scale) if scale else normal, 1,
-                     f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
+        out = within(normal, c * nA * scale, f"‖Aᵀ(b − A x̂)‖ = {mp.nstr(normal, 5)} for x̂ = {x.tolist()}")
         if A.shape[0] == A.shape[1] and out.holds and linalg.sigma_min(M) > 0:
             res = linalg.norm2(r)
-            out = within(res / (c * scale) if scale else res, 1,
+            out = within(res, c * scale,
                          f"square nonsingular A: ‖b − A x̂‖ = {mp.nstr(res, 5)}, tolerance 16·n·u·(‖A‖‖x̂‖ + ‖b‖) = "
                          f"{mp.nstr(c * scale, 5)}, for x̂ = {x.tolist()} (κ(A) ≈ {10 ** log10_cond(A):.3g})")
         return out
