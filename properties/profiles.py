@@ -45,7 +45,7 @@ slow, and timing is never a verdict (DESIGN principle 9).
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import seed as _hypothesis_seed
 from hypothesis.internal.conjecture import providers as _providers
 
@@ -53,6 +53,9 @@ __all__ = ["DEFAULT_PROFILE", "DEFAULT_SEED", "PROFILES", "examples_for", "ignor
 
 _COMMON = dict(
     deadline=None,
+    # no "explain" phase: after shrinking it re-runs the test many times only to comment on which
+    # parts of a failing example matter (35-60 s for a validator search); the minimal example is kept
+    phases=tuple(p for p in Phase if p is not Phase.explain),
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
     report_multiple_bugs=False,
