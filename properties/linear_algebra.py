@@ -66,7 +66,7 @@ def _square(n: int, log10_cond: float) -> np.ndarray:
 
 
 def _corners():
-    """Fixed corners run before every search: squares past overflow / below underflow, κ = 1e12
+    """Fixed corners judged after every search: squares past overflow / below underflow, κ = 1e12
     square, one row, ties, zeros, Hadamard columns."""
     return [np.array([[1e200]]), np.array([[1e-200, 0.0], [0.0, 3e-201]]), np.array([[3e160, 4e160], [1.0, 0.0]]),
             _square(4, 12.0), np.array([[3.0, 4.0]]), np.ones((3, 2)), np.zeros((2, 2)), hadamard_columns(4, 2)]

@@ -213,6 +213,8 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
                 target(_finite(value), label=label)
         if not out.holds:
             state["fail"] = (inst, out, out.note)
+            if ad.trials is not None:  # not shrunk: each candidate would cost another k trials
+                raise _Stop()
             raise _Fail()
 
     n = profiles.examples_for(profile, ad.max_examples)

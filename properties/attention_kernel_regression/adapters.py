@@ -235,7 +235,7 @@ _ALG_SIG = "(A: (n, d), b: ({b},), {j}eps: float, delta: float, seed: int) -> (d
 # the seed, and each drawn instance is judged over the seeds 0 … k−1 by the ledger's binomial rule
 # (validate's TrialRule), so a correct randomised method that fails on a few seeds (rate ≤ δ) passes and
 # one that fails more often than δ is caught; fixed coherent corners (Walsh–Hadamard columns, spikes,
-# repeated rows) run first.
+# repeated rows) are judged after the search.
 _ALG_TRIALS = 30
 
 

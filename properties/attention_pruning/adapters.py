@@ -57,7 +57,7 @@ def _eta_f(X, W, M):
 
 
 def _corners():
-    """Fixed corners run before every search: logits X(M∘W)Xᵀ at 710 and beyond (a softmax without the
+    """Fixed corners judged after every search: logits X(M∘W)Xᵀ at 710 and beyond (a softmax without the
     row max-shift gives NaN), ties within a row, n = d = 1, causal and not, a zero W."""
     one = np.ones((1, 1))
     return [(one, np.array([[710.0]]), one, 0.0, False),

@@ -52,7 +52,7 @@ def _problems():
 
 
 def _corners():
-    """Fixed corners run before every search: A = [[1]], x = [710] (exp overflows without the max-shift),
+    """Fixed corners judged after every search: A = [[1]], x = [710] (exp overflows without the max-shift),
     ties at ‖Ax‖∞ = 800, a spread past exp's underflow (‖Ax‖∞ = 10⁴), u = Ax = 0 with b a vertex."""
     e1, half = np.array([1.0]), np.array([0.5, 0.5])
     return [(np.array([[1.0]]), e1, np.zeros(1), np.array([710.0])),

@@ -36,7 +36,8 @@ def test_a_softmax_without_the_max_shift_fails_at_A_1_x_710(capsys):
     for name in ("softmax_loss", "softmax_gradient", "softmax_hessian"):
         line = _line(out, "FAIL", name)
         A, b, w, x = _input(line)
-        assert A == [[1.0]] and x == [710.0], line
+        assert np.abs(np.array(A) @ np.array(x)).max() > 709.78, line  # past log(float64 max)
+        assert np.size(x) == 1, f"shrunk to one unknown (as A = [[1]], x = [710]): {line}"
         assert "non-finite" in _line(out.split(line)[1], "[" + name + "]"), out
 
 
@@ -55,7 +56,7 @@ def test_normal_equations_fail_lstsq_on_a_square_ill_conditioned_system(capsys):
     line = _line(out, "FAIL", "lstsq")
     A, b = _input(line)
     A = np.array(A)
-    assert A.shape[0] == A.shape[1] and np.linalg.cond(A) >= 1e3, line
+    assert A.shape[0] == A.shape[1] and np.linalg.cond(A) >= 1e3 * (1 - 1e-9), line  # κ = 10³ up to rounding
     assert "square nonsingular A: ‖b − A x̂‖" in out, out
 
 
