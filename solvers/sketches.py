@@ -194,6 +194,15 @@ def next_pow2(n: int) -> int:
     return 1 << (n - 1).bit_length()
 
 
+def _draws(sampler, key, shape: tuple) -> np.ndarray:
+    """``sampler(key, shape)``, drawn at every dimension rounded up to a power of two (at least 16)
+    and cut to ``shape``.  Eager ``jax.random`` compiles once per shape (about 0.5 s of CPU each)
+    and sketch sizes change from call to call; a leading block of iid draws is iid, so the bits
+    keep their distribution and stay a function of the key and the shape alone."""
+    big = tuple(max(16, next_pow2(k)) for k in shape)
+    return np.asarray(sampler(key, big))[tuple(slice(0, k) for k in shape)]
+
+
 # ----------------------------------------------------------------------------- FWHT
 
 
@@ -259,7 +268,7 @@ def srht_bits(key, n: int, m: int) -> dict:
     n_pad = next_pow2(n)
     k1, k2 = jax.random.split(as_key(key))
     signs = np.asarray(jax.random.rademacher(k1, (n_pad,), dtype=jnp.int8))
-    rows = np.asarray(jax.random.randint(k2, (m,), 0, n_pad, dtype=jnp.int64))
+    rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, n_pad, dtype=jnp.int64), k2, (m,))
     return {"n": np.int64(n), "signs": signs.astype(np.int8), "rows": rows.astype(np.int64)}
 
 
@@ -329,8 +338,8 @@ def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
         "d2": np.int64(d2),
         "signs1": np.asarray(jax.random.rademacher(k1, (d1p,), dtype=jnp.int8)).astype(np.int8),
         "signs2": np.asarray(jax.random.rademacher(k2, (d2p,), dtype=jnp.int8)).astype(np.int8),
-        "rows1": np.asarray(jax.random.randint(k3, (m,), 0, d1p, dtype=jnp.int64)).astype(np.int64),
-        "rows2": np.asarray(jax.random.randint(k4, (m,), 0, d2p, dtype=jnp.int64)).astype(np.int64),
+        "rows1": _draws(lambda k, shape: jax.random.randint(k, shape, 0, d1p, dtype=jnp.int64), k3, (m,)).astype(np.int64),
+        "rows2": _draws(lambda k, shape: jax.random.randint(k, shape, 0, d2p, dtype=jnp.int64), k4, (m,)).astype(np.int64),
     }
 
 
@@ -448,9 +457,10 @@ def osnap_bits(key, n: int, m: int, s: int) -> dict:
     k1, k2 = jax.random.split(as_key(key))
     starts = (np.arange(s, dtype=np.int64) * m) // s
     stops = (np.arange(1, s + 1, dtype=np.int64) * m) // s
-    rows = jax.random.randint(k1, (s, n), jnp.asarray(starts)[:, None], jnp.asarray(stops)[:, None],
-                              dtype=jnp.int64)
-    signs = jax.random.rademacher(k2, (s, n), dtype=jnp.int8)
+    N = max(16, next_pow2(n))  # drawn at a power-of-two n and cut (see _draws)
+    rows = np.asarray(jax.random.randint(k1, (s, N), jnp.asarray(starts)[:, None], jnp.asarray(stops)[:, None],
+                                         dtype=jnp.int64))[:, :n]
+    signs = np.asarray(jax.random.rademacher(k2, (s, N), dtype=jnp.int8))[:, :n]
     return {"m": np.int64(m), "rows": np.asarray(rows).astype(np.int64),
             "signs": np.asarray(signs).astype(np.int8)}
 
@@ -511,8 +521,8 @@ def countsketch_bits(key, n: int, m: int) -> dict:
     n = _check_int(n, "n", 1)
     m = _check_int(m, "m", 1)
     k1, k2 = jax.random.split(as_key(key))
-    rows = np.asarray(jax.random.randint(k1, (n,), 0, m, dtype=jnp.int64)).astype(np.int64)
-    signs = np.asarray(jax.random.rademacher(k2, (n,), dtype=jnp.int8)).astype(np.int8)
+    rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, m, dtype=jnp.int64), k1, (n,)).astype(np.int64)
+    signs = _draws(lambda k, shape: jax.random.rademacher(k, shape, dtype=jnp.int8), k2, (n,)).astype(np.int8)
     return {"m": np.int64(m), "rows": rows, "signs": signs}
 
 
@@ -544,7 +554,7 @@ def gaussian_bits(key, n: int, m: int) -> dict:
     """
     n = _check_int(n, "n", 1)
     m = _check_int(m, "m", 1)
-    return {"g": np.asarray(jax.random.normal(as_key(key), (m, n), dtype=jnp.float64))}
+    return {"g": _draws(lambda k, shape: jax.random.normal(k, shape, dtype=jnp.float64), as_key(key), (m, n))}
 
 
 @jax.jit
