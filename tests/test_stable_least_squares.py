@@ -15,7 +15,7 @@ from mpmath import mp
 
 from benchmarks import least_squares as bench
 from oracle import linalg, to_mp
-from properties.least_squares import backward_error
+from properties.least_squares import backward_error, corners
 from properties.registry import adapters
 from properties.validate import check_function, validate
 from solvers.stable_least_squares import spir
@@ -160,16 +160,26 @@ def _normal_equations(A, b, seed):
 
 def test_normal_equations_fail_the_forward_rule():
     rep = _report(_normal_equations)
-    assert not rep.passed and rep.outcome is not None and "forward error" in rep.outcome.note, rep
+    assert not rep.passed and rep.outcome is not None and rep.outcome.ratio > 1, rep
+    # on the small-residual corner (16 × 3, κ = 1e10) it is the forward rule that fails (κ²u against κu)
+    small_residual = corners()[2]
+    out = adapters()["least_squares"].compare(small_residual, _normal_equations)
+    assert not out.holds and "forward error" in out.note and out.ratio > 1e3, out
     # ... and the search alone (without the fixed corners) finds it too
     rep = _report(_normal_equations, corners=None)
     assert not rep.passed and rep.outcome is not None and rep.outcome.ratio > 1, rep
 
 
+def _plain_sketch_and_precondition(A, b, seed):
+    return np.asarray(spir(A, b, key=seed, refinements=1).x)
+
+
 def test_plain_sketch_and_precondition_fails_the_backward_rule():
-    rep = _report(lambda A, b, seed: np.asarray(spir(A, b, key=seed, refinements=1).x))
-    assert not rep.passed and rep.outcome is not None and "backward error" in rep.outcome.note, rep
-    assert rep.outcome.ratio > 10, rep.outcome
+    rep = _report(_plain_sketch_and_precondition)
+    assert not rep.passed and rep.outcome is not None and rep.outcome.ratio > 1, rep
+    # on the large-residual corner (16 × 3, κ = 1e10) it is the backward rule that fails, by far
+    out = adapters()["least_squares"].compare(corners()[0], _plain_sketch_and_precondition)
+    assert not out.holds and "backward error" in out.note and out.ratio > 100, out
 
 
 # ----------------------------------------------------------------------------- the benchmark
