@@ -113,8 +113,8 @@ def test_a_damped_newton_step_is_caught_by_the_repaired_contraction(cid, no_shri
 @pytest.mark.slow
 def test_validate_reports_a_failing_repair(capsys):
     """End to end (16 s alone, minutes on a loaded machine: three falsified Newton claims shrink):
-    validate judges the repairs of the
-    claims that use softmax_newton_step and FAILs the damped step on them."""
+    validate judges the repairs of the claims that use softmax_newton_step and FAILs the damped step
+    on them."""
     code = validate("tests.meta.toy.damped_newton_step", profile="ci", functions=["softmax_newton_step"])
     out = capsys.readouterr().out
     assert code == 1, out
