@@ -21,7 +21,7 @@ from solvers import attention_pruning as S
 X7 = np.array([[1.0, -0.5, 2.0, 0.0], [0.5, 1.0, -1.0, 1.5], [-1.0, 0.5, 0.0, 2.0], [2.0, 0.0, 1.0, -0.5],
                [0.0, -1.5, 0.5, 1.0], [1.5, 1.0, -0.5, 0.5]])
 W7 = np.array([[0.3, 0.5, -0.8, 0.4], [-0.1, -0.6, 0.3, 0.8], [0.3, -0.5, -0.7, -0.1], [0.7, -0.6, -0.5, 0.2]])
-CLAIM = {c.id: c for c in CLAIMS}
+CLAIM = {c.id: c for c in CLAIMS if not c.repair}  # the claims as stated (repairs share their id)
 
 
 # -- the baselines' worked examples (spec/pruning_baselines.md §7) ---------------------------------------
