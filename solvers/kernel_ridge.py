@@ -25,6 +25,9 @@ function                           what                                         
                                    harness shows how)
 =================================  ===========================================  ==============
 
+The exact Taylor side (the input rules, q and the rows of alg.Wg, ``taylor_features``,
+``feature_ridge_solve``, ``taylor_ridge_solve``) is :mod:`solvers.kernel_taylor`, re-exported here.
+
 The base sketches come from the public API of :mod:`solvers.sketches` (SRHT ``T: R^d → R^m`` and
 TensorSRHT ``S: R^m × R^m → R^m``); their random bits are returned so that the oracle can rebuild
 every feature exactly.  Costs: Algorithm 8 on n points is ``n·(d' log d' + (⌊log₂p⌋ + popcount(p) − 1)
@@ -49,7 +52,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from numbers import Integral, Real
 from typing import NamedTuple
 
 import jax
@@ -58,6 +60,22 @@ import numpy as np
 from jax import lax
 
 from . import sketches as sk
+from .kernel_taylor import (
+    EXP_LIMIT,
+    MAX_DEGREE,
+    FeatureRidgeResult,
+    check_data,
+    check_fraction,
+    check_int,
+    check_positive,
+    check_vector,
+    feature_ridge_solve,
+    feature_rows,
+    taylor_degree,
+    taylor_features,
+    taylor_ridge_solve,
+    taylor_tail,
+)
 from .newton import Status
 
 __all__ = [
@@ -84,97 +102,8 @@ __all__ = [
     "tensor_sketch",
 ]
 
-EXP_LIMIT = 700.0
-"""Largest admissible ``max_i ‖x_i‖²``: ``e^{⟨x_i, x_j⟩}`` must stay finite in float64."""
 
-_MAX_DEGREE = 200
 _EXACT_STATDIM_MAX = 1024  # n up to which kernel_ridge_solve computes s_λ(K) exactly (an n×n eigenproblem)
-
-
-# ----------------------------------------------------------------------------- validation
-
-
-def _data(X, name="X"):
-    X = sk.check_input(X, name, ndims=(2,))
-    r2 = float(jnp.max(jnp.sum(X * X, axis=0)))
-    if r2 > EXP_LIMIT:
-        raise ValueError(f"max_i ‖x_i‖² = {r2:.4g} of {name} must be <= {EXP_LIMIT} (e^⟨x_i,x_j⟩ overflows)")
-    return X
-
-
-def _vector(y, n, name="y"):
-    y = sk.check_input(y, name, ndims=(1,))
-    if y.shape[0] != n:
-        raise ValueError(f"{name}.shape={y.shape} must be ({n},): one entry per column of X")
-    return y
-
-
-def _positive(value, name):
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return float(value)
-
-
-def _fraction(value, name, upper):
-    value = _positive(value, name)
-    if value >= upper:
-        raise ValueError(f"{name}={value!r} must be < {upper}")
-    return value
-
-
-def _int(value, name, minimum, maximum=None):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        raise ValueError(f"{name}={value!r} must be an int")
-    value = int(value)
-    if value < minimum or (maximum is not None and value > maximum):
-        hi = "" if maximum is None else f" and <= {maximum}"
-        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
-    return value
-
-
-# ----------------------------------------------------------------------------- degree and rows (alg.Wg)
-
-
-def taylor_tail(r: float, n: int, q: int) -> float:
-    """``n · Σ_{l>q} r^{2l}/l!`` (def.Q), summed in log space in float64."""
-    if isinstance(r, bool) or not isinstance(r, Real) or not math.isfinite(r) or r < 0:
-        raise ValueError(f"r={r!r} must be a finite number >= 0")
-    n = _int(n, "n", 1)
-    q = _int(q, "q", 0, _MAX_DEGREE)
-    mu = float(r) ** 2
-    if mu == 0:
-        return 0.0
-    top = int(max(q + 2, 2 * mu + 60))
-    logs = [l * math.log(mu) - math.lgamma(l + 1) for l in range(q + 1, top)]
-    peak = max(logs)
-    return n * math.exp(peak) * math.fsum(math.exp(v - peak) for v in logs)
-
-
-def taylor_degree(r: float, n: int, tau: float) -> int:
-    """The smallest q with ``n · Σ_{l>q} r^{2l}/l! ≤ τ`` (alg.Wg step 2; ``‖K − Q_q‖ ≤ τ``).
-
-    Ridge form: ``τ = ελ/2``; the paper's form ``τ = (ε/2)·max(1, e^{r²})``.  The spec's closed form
-    ``q = ⌈e²(r² + ln(n/ε'))⌉`` always suffices for ``τ = ε'/2`` (thmL.8.taylor); this returns the
-    smallest such q, which is smaller.
-    """
-    tau = _positive(tau, "tau")
-    for q in range(_MAX_DEGREE + 1):
-        if taylor_tail(r, n, q) <= tau:
-            return q
-    raise ValueError(f"tau={tau!r} needs a degree above {_MAX_DEGREE} for r={r}, n={n}")
-
-
-def feature_rows(s_lambda: float, q: int, eps: float, *, c_w: float = 4.0, min_rows: int = 1) -> tuple[int, ...]:
-    """Rows per degree of the ridge form of alg.Wg: ``m_l = ⌈c_w · s_λ · l² / ε²⌉``, l = 1..q.
-
-    ``c_w = 4`` is the spec's tested constant; ``min_rows`` is a floor per degree.
-    """
-    s_lambda = _positive(s_lambda, "s_lambda")
-    q = _int(q, "q", 0, _MAX_DEGREE)
-    eps = _positive(eps, "eps")
-    c_w = _positive(c_w, "c_w")
-    min_rows = _int(min_rows, "min_rows", 1)
-    return tuple(max(min_rows, math.ceil(c_w * s_lambda * l * l / eps**2)) for l in range(1, q + 1))
 
 
 # ----------------------------------------------------------------------------- Algorithm 8, W_g
@@ -219,8 +148,8 @@ def tensor_sketch(X, p: int, T_bits: dict, S_bits: dict, *, block: int = 4096) -
     T for all levels (limited randomness), applied to ``block`` columns at a time.
     """
     X = sk.check_input(X, "X", ndims=(2,))
-    p = _int(p, "p", 1, _MAX_DEGREE)
-    block = _int(block, "block", 1)
+    p = check_int(p, "p", 1, MAX_DEGREE)
+    block = check_int(block, "block", 1)
     d, n = X.shape
     if not isinstance(T_bits, dict) or int(np.asarray(T_bits.get("n", -1))) != d:
         raise ValueError(f"T_bits must be SRHT bits with n = d = {d} (from solvers.sketches.srht_bits)")
@@ -248,8 +177,8 @@ def tensor_sketch(X, p: int, T_bits: dict, S_bits: dict, *, block: int = 4096) -
 def feature_bits(key, d: int, rows) -> tuple:
     """Independent random bits ``(T_l, S_l)`` per degree l = 1..q (alg.Wg step 4): ``T_l`` an SRHT
     ``R^d → R^{m_l}``, ``S_l`` a TensorSRHT ``R^{m_l} × R^{m_l} → R^{m_l}``; ``rows = (m_1, …, m_q)``."""
-    d = _int(d, "d", 1)
-    rows = tuple(_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
+    d = check_int(d, "d", 1)
+    rows = tuple(check_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
     keys = jax.random.split(sk.as_key(key), 2 * max(len(rows), 1))
     return tuple((sk.srht_bits(keys[2 * i], d, m), sk.tensor_srht_bits(keys[2 * i + 1], m, m, m))
                  for i, m in enumerate(rows))
@@ -258,7 +187,7 @@ def feature_bits(key, d: int, rows) -> tuple:
 def attention_features(X, bits, *, block: int = 4096) -> Features:
     """``W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!]`` (alg.Wg step 5) with ``Z_l = 𝒵(S_l, T_l, X)`` for the
     bits of :func:`feature_bits`; ``W_gᵀW_g = Σ_l Z_lᵀZ_l/l!`` sketches the Taylor kernel ``Q_q``."""
-    X = _data(X)
+    X = check_data(X)
     n = X.shape[1]
     blocks, ops, rows = [jnp.ones((1, n), X.dtype)], 0, []
     for l, (T_bits, S_bits) in enumerate(bits, start=1):
@@ -288,172 +217,9 @@ def _kernel_matvec(X, v, block):
 def kernel_matvec(X, v, *, block: int = 512) -> jax.Array:
     """``K v`` with ``K = exp(XᵀX)``, one block of ``block`` rows of K at a time: ``O(n²d)`` time,
     ``O(n·block)`` memory; the n×n kernel is never formed."""
-    X = _data(X)
-    v = _vector(v, X.shape[1], "v")
-    return _kernel_matvec(X, v, _int(block, "block", 1))
-
-
-# ----------------------------------------------------------------------------- exact Taylor features of Q_q
-
-
-def _monomial_tree(d, q):
-    """Per degree l = 1..q: for every multi-index α (|α| = l, indices sorted) its parent of degree
-    l − 1, the appended coordinate k and the factor ``1/√(α_k)`` (so that ``φ_α = x^α/√(α!)``)."""
-    levels, last, power = [], np.zeros(1, np.int64), [np.zeros(d, np.int64)]
-    for _ in range(q):
-        parent, var, coef, new_last, new_power = [], [], [], [], []
-        for j, (k0, a) in enumerate(zip(last, power)):
-            for k in range(int(k0), d):
-                b = a.copy()
-                b[k] += 1
-                parent.append(j), var.append(k), coef.append(1.0 / math.sqrt(b[k]))
-                new_last.append(k), new_power.append(b)
-        levels.append((np.asarray(parent), np.asarray(var), np.asarray(coef)))
-        last, power = np.asarray(new_last), new_power
-    return levels
-
-
-def taylor_features(X, q: int, *, max_features: int = 4096) -> jax.Array:
-    """Exact features ``Φ ∈ R^{M×n}``, ``M = C(d+q, q)``, of the degree-q Taylor kernel (def.Q):
-    ``Φ_α(x) = x^α/√(α!)`` for every multi-index ``|α| ≤ q``, so ``ΦᵀΦ = Σ_{l≤q} (XᵀX)^{∘l}/l! = Q_q``
-    (multinomial theorem; id.tensor_gram, id.taylor).  No sketch, no randomness; ``O(n·M)`` time and
-    memory.  ``M > max_features`` raises ValueError (large d: use Algorithm 8's sketch instead)."""
-    X = _data(X)
-    d, n = X.shape
-    q = _int(q, "q", 0, _MAX_DEGREE)
-    max_features = _int(max_features, "max_features", 1)
-    M = math.comb(d + q, q)
-    if M > max_features:
-        raise ValueError(f"q={q} with d={d} needs C(d+q, q) = {M} Taylor features, more than max_features={max_features}")
-    return _taylor_features(X, q)
-
-
-@partial(jax.jit, static_argnames=("q",))
-def _taylor_features(X, q):
-    blocks = [jnp.ones((1, X.shape[1]), X.dtype)]
-    for parent, var, coef in _monomial_tree(X.shape[0], q):
-        blocks.append(blocks[-1][parent] * X[var] * jnp.asarray(coef, X.dtype)[:, None])
-    return jnp.concatenate(blocks, axis=0)
-
-
-# ----------------------------------------------------------------------------- ridge in feature space
-
-
-class FeatureRidgeResult(NamedTuple):
-    """The feature-space ridge solve: ``α``, why it stopped, refinement steps, the relative residual
-    history of the *feature* system ``‖(ΦᵀΦ + λI)α_t − y‖/‖y‖``, ``s_λ(ΦᵀΦ)`` (from the m×m Gram),
-    the Taylor degree (``-1`` when Φ is not the Taylor feature map) and the bound ``n·Σ_{l>q} r^{2l}/l!``
-    on ``‖K − ΦᵀΦ‖`` (NaN when not Taylor)."""
-
-    x: jax.Array
-    status: Status
-    iterations: int
-    residuals: np.ndarray
-    s_lambda: float
-    q: int
-    kernel_gap: float
-    features: int
-
-
-@partial(jax.jit, static_argnames=("max_iter",))
-def _feature_ridge(Phi, y, lam, eps, max_iter):
-    m, n = Phi.shape
-    if m < n:  # Woodbury: (ΦᵀΦ + λI)^{-1} v = (v − Φᵀ(λI_m + ΦΦᵀ)^{-1}Φv)/λ, one m×m Cholesky
-        G = Phi @ Phi.T
-        L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=Phi.dtype) + G)
-
-        def solve(v):
-            return (v - Phi.T @ jax.scipy.linalg.cho_solve((L, True), Phi @ v)) / lam
-    else:  # m ≥ n: the n×n system is the smaller one
-        G = Phi.T @ Phi
-        L = jnp.linalg.cholesky(lam * jnp.eye(n, dtype=Phi.dtype) + G)
-
-        def solve(v):
-            return jax.scipy.linalg.cho_solve((L, True), v)
-
-    ev = jnp.clip(jnp.linalg.eigvalsh(G), 0.0, None)
-    s_lambda = jnp.sum(ev / (ev + lam))
-    ynorm = jnp.linalg.norm(y)
-    hist0 = jnp.full((max_iter + 1,), jnp.nan, y.dtype).at[0].set(1.0)
-
-    def cond(s):
-        _, _, t, rel, _ = s
-        return (t < max_iter) & (rel > eps) & jnp.isfinite(rel)
-
-    def body(s):  # iterative refinement: x ← x + (ΦᵀΦ + λI)^{-1} r, r = y − (ΦᵀΦ + λI)x, O(n·m) per step
-        x, r, t, _, hist = s
-        x = x + solve(r)
-        r = y - Phi.T @ (Phi @ x) - lam * x
-        rel = jnp.linalg.norm(r) / ynorm
-        return x, r, t + 1, rel, hist.at[t + 1].set(rel)
-
-    x0 = jnp.zeros_like(y)
-    out = lax.while_loop(cond, body, (x0, y, jnp.asarray(0), jnp.asarray(1.0, y.dtype), hist0))
-    return (*out, s_lambda)
-
-
-def _feature_result(Phi, y, lam, eps, max_iter, q, gap):
-    x, _, t, rel, hist, s_lambda = _feature_ridge(Phi, y, lam, eps, max_iter)
-    t, rel = int(t), float(rel)
-    status = Status.CONVERGED if rel <= eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
-    return FeatureRidgeResult(x, status, t, np.asarray(hist)[: t + 1], float(s_lambda), q, gap, int(Phi.shape[0]))
-
-
-def feature_ridge_solve(Phi, y, lam: float, *, eps: float = 1e-12, max_iter: int = 10) -> FeatureRidgeResult:
-    """Solve the approximate-kernel ridge system ``(ΦᵀΦ + λI)α = y`` in feature space.
-
-    **Arguments:** features ``Φ`` (m, n) (``W_g(X)`` of :func:`attention_features`, or
-    :func:`taylor_features`); ``y`` (n,); ``λ > 0``; ``eps`` the target relative residual of the
-    *feature* system; ``max_iter`` refinement steps.
-
-    **Returns:** :class:`FeatureRidgeResult`.  One m×m Cholesky of ``λI + ΦΦᵀ`` (Woodbury; the n×n one
-    when m ≥ n), ``O(n m² + m³)``, then iterative refinement ``α ← α + (ΦᵀΦ + λI)^{-1}(y − (ΦᵀΦ + λI)α)``
-    at ``O(n·m)`` per step until ``eps``.  Memory ``O(n·m + m²)``; K is never formed.  This is the
-    system Algorithm 7 solves (``W_gᵀW_g`` for K, spec alg.7), in ridge form; for ``Φ = W_g`` its
-    solution is alg.7R's first iterate and its residual *against K* is only the sandwich's
-    (alg7R.conv at t = 1), not ``ε‖y‖``.
-    """
-    Phi = sk.check_input(Phi, "Phi", ndims=(2,))
-    y = sk.check_input(y, "y", ndims=(1,))
-    if y.shape[0] != Phi.shape[1]:
-        raise ValueError(f"y.shape={y.shape} must be ({Phi.shape[1]},): one entry per column of Phi")
-    lam = _positive(lam, "lam")
-    eps = _fraction(eps, "eps", 1.0)
-    max_iter = _int(max_iter, "max_iter", 1, 1000)
-    if float(jnp.linalg.norm(y)) == 0:
-        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
-    return _feature_result(Phi, y, lam, eps, max_iter, -1, float("nan"))
-
-
-def taylor_ridge_solve(X, y, lam: float, *, eps: float = 1e-8, max_features: int = 4096,
-                       max_iter: int = 10) -> FeatureRidgeResult:
-    """Solve the kernel ridge system ``(K + λI)α = y``, ``K = exp(XᵀX)``, to ``‖(K+λI)α − y‖ ≤ ε‖y‖``
-    without forming K: the feature-space ridge (:func:`feature_ridge_solve`) on the exact Taylor
-    features Φ of ``Q_q`` (:func:`taylor_features`).
-
-    **Arguments:** ``X`` (d, n); ``y`` (n,); ``λ > 0``; ``eps ∈ (0, 1)``; ``max_features`` the cap
-    on ``M = C(d+q, q)``; ``max_iter`` refinement steps.
-
-    **Guarantee** (def.Q): q is the smallest degree with ``n·Σ_{l>q} r^{2l}/l! ≤ ελ/2``, so
-    ``‖K − Q_q‖ ≤ ελ/2`` (``r = max‖x_i‖``).  The feature system is solved to ``‖r_Q‖ ≤ ε‖y‖/4``; as
-    ``Q_q ⪰ 0``, ``‖α‖ ≤ (‖y‖ + ‖r_Q‖)/λ``, hence ``‖(K+λI)α − y‖ ≤ ‖r_Q‖ + ‖K − Q_q‖‖α‖ ≤
-    ε‖y‖(1/4 + (1 + ε/4)/2) < ε‖y‖`` (floating-point rounding aside).  Status ``CONVERGED`` means the
-    feature system reached ``ε/4``.  Cost ``O(n·M)`` for Φ, ``O(nM² + M³)`` setup, ``O(n·M)`` per step;
-    memory ``O(n·M)``.  Feasible for small d only (M grows as ``d^q/q!``); ``s_λ`` reported is
-    ``s_λ(Q_q)``, with ``s_λ(Q_q) ≤ s_λ(K) ≤ s_λ(Q_q) + n·‖K − Q_q‖/λ`` (``K ⪰ Q_q``, Weyl).
-    """
-    X = _data(X)
-    n = X.shape[1]
-    y = _vector(y, n)
-    lam = _positive(lam, "lam")
-    eps = _fraction(eps, "eps", 1.0)
-    max_iter = _int(max_iter, "max_iter", 1, 1000)
-    if float(jnp.linalg.norm(y)) == 0:
-        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
-    r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
-    q = taylor_degree(r, n, eps * lam / 2)
-    Phi = taylor_features(X, q, max_features=max_features)
-    return _feature_result(Phi, y, lam, eps / 4, max_iter, q, taylor_tail(r, n, q))
+    X = check_data(X)
+    v = check_vector(v, X.shape[1], "v")
+    return _kernel_matvec(X, v, check_int(block, "block", 1))
 
 
 # ----------------------------------------------------------------------------- Algorithm 7R
@@ -525,8 +291,8 @@ def estimate_statistical_dimension(X, lam: float, *, key, eps: float = 0.5, c_w:
     """``s_λ`` estimated from features: ``s_λ(WᵀW) = Σ σ_i²/(σ_i² + λ)`` over the singular values of a
     pilot ``W_g(X)`` (an m×m eigenproblem, never n×n), sized for a guess s that is doubled until the
     estimate is below half of it (a pilot with too few rows caps the estimate at its rank)."""
-    X = _data(X)
-    lam = _positive(lam, "lam")
+    X = check_data(X)
+    lam = check_positive(lam, "lam")
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
     q = taylor_degree(r, X.shape[1], eps * lam / 2)
     s, est = float(start), float(start)
@@ -567,12 +333,12 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     Under the sandwich ``(1±ε₀)(K+λI)`` the residual contracts by ``ε₀/(1−ε₀)`` per step in the
     P-norm (alg7R.conv).
     """
-    X = _data(X)
+    X = check_data(X)
     d, n = X.shape
-    y = _vector(y, n)
-    lam = _positive(lam, "lam")
-    eps = _fraction(eps, "eps", 1.0)
-    eps0 = _fraction(eps0, "eps0", 0.5)
+    y = check_vector(y, n)
+    lam = check_positive(lam, "lam")
+    eps = check_fraction(eps, "eps", 1.0)
+    eps0 = check_fraction(eps0, "eps0", 0.5)
     if float(jnp.linalg.norm(y)) == 0:
         raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
     if kernel not in ("exact", "taylor"):
@@ -596,14 +362,14 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
         # rounded up to powers of two: the FWHT pads to m' anyway, and few shapes compile
         rows = tuple(sk.next_pow2(m) for m in feature_rows(max(float(s_lambda), 1e-3), q, eps0, c_w=c_w))
     else:
-        rows = tuple(_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
+        rows = tuple(check_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
         q = len(rows)
     feats = attention_features(X, feature_bits(k_main, d, rows))
     if max_iter is None:
         trace = float(jnp.sum(jnp.exp(jnp.sum(X * X, axis=0))))
         max_iter = richardson_cap(trace, lam, loop_eps, eps0)
-    max_iter = _int(max_iter, "max_iter", 1, 100_000)
-    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, _int(block, "block", 1), Phi)
+    max_iter = check_int(max_iter, "max_iter", 1, 100_000)
+    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, check_int(block, "block", 1), Phi)
     t, rel = int(t), float(rel)
     status = Status.CONVERGED if rel <= loop_eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
     return RidgeResult(x, status, t, np.asarray(hist)[: t + 1], q, tuple(rows),
@@ -667,11 +433,11 @@ def preconditioned_gd(X, y, *, feature_bits, s_bits=None, eps: float, max_iter: 
     ``x̂ = SᵀRz_t``.  A non-finite residual (the loop diverged) stops with ``Status.NONFINITE`` and the
     last finite iterate.  A numerically rank-deficient ``SWᵀ`` (Σ^{-2} undefined) raises ``ValueError``.
     """
-    X = _data(X)
+    X = check_data(X)
     d, n = X.shape
-    y = _vector(y, n)
-    eps = _positive(eps, "eps")
-    max_iter = _int(max_iter, "max_iter", 1, 100_000)
+    y = check_vector(y, n)
+    eps = check_positive(eps, "eps")
+    max_iter = check_int(max_iter, "max_iter", 1, 100_000)
     feats = attention_features(X, feature_bits)
     W = feats.W
     m = W.shape[0]
