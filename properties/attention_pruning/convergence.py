@@ -92,13 +92,16 @@ def _F2_instances():
                      pl_instances().map(lambda a: (a[0], a[1], a[2], False, a[3], a[4])))
 
 
-def _F2(X, W, M, causal, mode, t, *, part):
-    Mc = mask_of(X, causal)
-    A = _A(X, W, M, Mc)
+def _F2_terms(X, W, M, causal, mode, t):
+    """Lemma F.2's quantities: λ (drawn, or t·λ*), α1 = 6√n·max|W|·‖X‖_F²·λd, ‖A‖_F and ‖A + λM‖_F."""
+    A = _A(X, W, M, mask_of(X, causal))
     lam = t * _lam_star(A, M) if mode == "star" else t
-    n, d = X.rows, X.cols
-    alpha1 = 6 * mp.sqrt(n) * O.max_abs(W) * mp.fsum(v * v for v in X) * lam * d
-    nA, nAB = linalg.norm2(A), linalg.norm2(A + M * lam)
+    alpha1 = 6 * mp.sqrt(X.rows) * O.max_abs(W) * mp.fsum(v * v for v in X) * lam * X.cols
+    return lam, alpha1, linalg.norm2(A), linalg.norm2(A + M * lam)
+
+
+def _F2(X, W, M, causal, mode, t, *, part):
+    _, alpha1, nA, nAB = _F2_terms(X, W, M, causal, mode, t)
     return (nA ** 2 - alpha1, nAB ** 2) if part == 1 else (nA - alpha1, nAB)
 
 
@@ -117,12 +120,7 @@ claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F −
 
 
 def _F2_repair(X, W, M, causal, mode, t):
-    Mc = mask_of(X, causal)
-    A = _A(X, W, M, Mc)
-    lam = t * _lam_star(A, M) if mode == "star" else t
-    n, d = X.rows, X.cols
-    alpha1 = 6 * mp.sqrt(n) * O.max_abs(W) * mp.fsum(v * v for v in X) * lam * d
-    nA, nAB = linalg.norm2(A), linalg.norm2(A + M * lam)
+    lam, alpha1, nA, nAB = _F2_terms(X, W, M, causal, mode, t)
     pairs = [(nA - lam * linalg.norm2(M), nAB)]
     if nA ** 2 >= alpha1:
         pairs.append((nA - mp.sqrt(alpha1), nAB))
