@@ -43,6 +43,15 @@ def _d2_instances():
     return tall(n_lo=2, n_hi=4, d_hi=2, cond=4.0).flatmap(build)
 
 
+def _d2_parts(Am, e, t):
+    """Lemma D.2's instance: G = AᵀA, the worst direction b (top right singular vector of G·N⁻¹ − I,
+    N = AᵀSᵀSA with SᵀS = diag(1 ± ε)) and x' = N⁻¹b."""
+    G, Ms = Am.T * Am, Am.T * mp.diag([1 + e * (1 if ti else -1) for ti in t]) * Am
+    _, _, V = mp.svd_r(G * mp.inverse(Ms) - mp.eye(G.rows))
+    b = V[0, :].T
+    return G, linalg.solve(Ms, b), b
+
+
 @claims.check(ID + "lemD.2", "(1−ε)AᵀA ⪯ AᵀSᵀSA ⪯ (1+ε)AᵀA, x' = argmin‖AᵀSᵀSAx − b‖ ⇒ ‖AᵀAx' − b‖ ≤ ε‖b‖",
               hypotheses="A ∈ R^{n×d} full column rank (n ≤ 4, d ≤ 2, κ ≤ 1e4), ε ∈ [0.001, 0.9], S diagonal "
                          "(sampling-and-rescaling) with SᵀS = diag(1 ± ε) (so the sandwich holds exactly); b ∈ R^d "
@@ -53,20 +62,14 @@ def lemD_2(inst):
     A, eps, t = inst
     Am, e = to_mp(A), mp.mpf(eps)
 
-    def parts():
-        G, Ms = Am.T * Am, Am.T * mp.diag([1 + e * (1 if ti else -1) for ti in t]) * Am
-        _, _, V = mp.svd_r(G * mp.inverse(Ms) - mp.eye(G.rows))
-        b = V[0, :].T
-        return G, linalg.solve(Ms, b), b
-
     def sides():
         with boost(2 * log10_cond(A)):
-            G, x, b = parts()
+            G, x, b = _d2_parts(Am, e, t)
             return linalg.norm2(G * x - b), e * linalg.norm2(b)
 
     out = le(sides)
     with boost(2 * log10_cond(A)):
-        G, x, b = parts()
+        G, x, b = _d2_parts(Am, e, t)
         k = O.cond(Am, convention="sv")
         corrected = linalg.norm2(G * x - b) / (e / (1 - e) * k * linalg.norm2(b))
     return with_note(out, f"κ(A) = {mp.nstr(k, 4)}; ratio to the corrected bound (ε/(1−ε))κ‖b‖: "
@@ -86,12 +89,10 @@ def lemD_2_repair(inst):
     Am, e = to_mp(A), mp.mpf(eps)
 
     def parts():
-        G, Ms = Am.T * Am, Am.T * mp.diag([1 + e * (1 if ti else -1) for ti in t]) * Am
-        _, _, V = mp.svd_r(G * mp.inverse(Ms) - mp.eye(G.rows))
-        b = V[0, :].T
+        G, x, b = _d2_parts(Am, e, t)
         lam, Q = mp.eigsy(linalg.sym(G))
         Gm12 = Q * mp.diag([1 / mp.sqrt(lam[i]) for i in range(G.rows)]) * Q.T
-        return G, linalg.solve(Ms, b), b, Gm12
+        return G, x, b, Gm12
 
     def a():
         with boost(2 * log10_cond(A)):
