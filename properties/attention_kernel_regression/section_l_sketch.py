@@ -227,8 +227,10 @@ claims.check(
           "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.")(_l5_check)
 
 
-def _l5_trial(seed, impl):
-    rng = np.random.default_rng(55_000 + seed)
+def _l56_sketch(seed, impl, data_base):
+    """The setting of thmL.5 and thmL.6 (d = 4, n = 5 unit columns, p ∈ {2, 3}, ε = 1/2, m = ⌈5np²/ε²⌉):
+    returns the note, p, ε, X as mpmath and Z = 𝒵(S, T, X) of the implementation's bits."""
+    rng = np.random.default_rng(data_base + seed)
     d, n, p, eps = 4, 5, 2 + seed % 2, 0.5
     m = math.ceil(5 * n * p * p / eps**2)
     X = _unit_columns(rng, d, n)
@@ -236,9 +238,14 @@ def _l5_trial(seed, impl):
     Xm = to_mp(X)
     with mp.workdps(mp.dps + 10):
         Z = R.tensor_sketch(Xm, p, T, S)
+    return f"d={d}, n={n}, p={p}, m={m}", p, eps, Xm, Z
+
+
+def _l5_trial(seed, impl):
+    note, p, eps, Xm, Z = _l56_sketch(seed, impl, 55_000)
     lo, hi = (1 - mp.mpf(eps)) ** (6 * p), (1 + mp.mpf(eps)) ** (6 * p)
     out = _sandwich_scaled(lambda: R.tensor_gram(Xm, p), lambda: Z.T * Z, lo, hi)
-    return _judged(out, f"d={d}, n={n}, p={p}, m={m}")
+    return _judged(out, note)
 
 
 def _sandwich_scaled(M, G, lo, hi):
@@ -262,15 +269,8 @@ claims.trial(
 
 
 def _l6_trial(seed, impl):
-    rng = np.random.default_rng(56_000 + seed)
-    d, n, p, eps = 4, 5, 2 + seed % 2, 0.5
-    m = math.ceil(5 * n * p * p / eps**2)
-    X = _unit_columns(rng, d, n)
-    T, S = _sketch_bits(impl, d, m, seed)
-    Xm = to_mp(X)
-    with mp.workdps(mp.dps + 10):
-        Z = R.tensor_sketch(Xm, p, T, S)
-    return _judged(le(lambda: (R.plain_distortion(Z, R.tensor_gram(Xm, p)), mp.mpf(eps))), f"d={d}, n={n}, p={p}, m={m}")
+    note, p, eps, Xm, Z = _l56_sketch(seed, impl, 56_000)
+    return _judged(le(lambda: (R.plain_distortion(Z, R.tensor_gram(Xm, p)), mp.mpf(eps))), note)
 
 
 claims.trial(

@@ -236,7 +236,9 @@ _ALLXY_ROWS = (2, 4, 4)
 _ALLXY_EPS = mp.mpf("0.5")
 
 
-def _allxy_check(inst, impl):
+def _allxy_setup(inst, impl):
+    """The instance of thmL.3.allxy and its repair: X, x, y₀ from the data seed, W = W_g(X) from the
+    implementation's bits; returns (X, x, y₀ as mpmath, W, k)."""
     d, n, data_seed, k, seed = inst
     rng = np.random.default_rng(data_seed)
     X, x, y0 = 0.5 * rng.standard_normal((d, n)), rng.standard_normal(n), rng.standard_normal(n)
@@ -244,6 +246,11 @@ def _allxy_check(inst, impl):
     Xm, xm, ym = to_mp(X), to_mp(x), to_mp(y0)
     with mp.workdps(mp.dps + 10):
         W = R.kernel_features(Xm, bits)
+    return Xm, xm, ym, W, k
+
+
+def _allxy_check(inst, impl):
+    Xm, xm, ym, W, k = _allxy_setup(inst, impl)
 
     def sides():
         K = R.attention_kernel(Xm)
@@ -268,13 +275,7 @@ claims.check(
 
 
 def _allxy_additive(inst, impl):
-    d, n, data_seed, k, seed = inst
-    rng = np.random.default_rng(data_seed)
-    X, x, y0 = 0.5 * rng.standard_normal((d, n)), rng.standard_normal(n), rng.standard_normal(n)
-    bits = impl.attention_feature_bits(X.shape[0], _ALLXY_ROWS, seed)
-    Xm, xm, ym = to_mp(X), to_mp(x), to_mp(y0)
-    with mp.workdps(mp.dps + 10):
-        W = R.kernel_features(Xm, bits)
+    Xm, xm, ym, W, k = _allxy_setup(inst, impl)
 
     def sides():
         K = R.attention_kernel(Xm)
