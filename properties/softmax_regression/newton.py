@@ -110,6 +110,12 @@ class NewtonProblem:
         """∇²L(x) at the working precision (oracle)."""
         return S.true_hessian(to_mp(self.A), to_mp(self.b), to_mp(self.w), to_mp(x))
 
+    def iterate(self, impl, x, T):
+        """x_T after T steps of :meth:`step` from x (Algorithm 1's loop, thm9.1.accuracy)."""
+        for _ in range(T):
+            x = self.step(impl, x)
+        return x
+
     def step(self, impl, x):
         """x − H̃⁻¹∇L(x) as the implementation's ``softmax_newton_step`` computes it."""
         out = impl.softmax_newton_step(self.A.copy(), self.b.copy(), self.w.copy(), x.copy(), self.h_tilde(x))
@@ -122,18 +128,39 @@ _NEWTON_HYP = ("L (l, M)-good (def8.1): w_i² ≥ 100 + l/σ_min(A)² (so ∇²L
                "D̃ = D∘(1 + ηs) diagonal, D = W² + B_diag(x_t)")
 
 
-@claims.check("softmax_regression.lem8.7",
-              "r_{t+1} ≤ 2(ε0 + r̄_t/(l − r̄_t))·r_t, r_t = ‖x_t − x*‖₂, r̄_t = M r_t",
-              hypotheses=_NEWTON_HYP + "; ε0 ∈ (0, 0.1)", expected="falsified", instances=newton_instances,
-              uses=("softmax_newton_step",), max_examples=10,
-              notes="FAILS (spec (ii): n = 6, d = 2, σ_min = 1e-3, ratio 40.9). The Euclidean contraction needs "
-                    "a factor √κ(H): an admissible H̃ that couples the stiff and soft directions moves x_{t+1} "
-                    "far along the soft one. The step x_t − H̃⁻¹∇L(x_t) is the implementation's (adapter "
-                    "softmax_newton_step); x* and ∇²L come from the oracle.")
-def lem8_7(inst, impl):
-    P = NewtonProblem(inst)
-    x1 = P.step(impl, P.x0)
+def _newton_check(claim_id, statement, *, conditions, eps0=None, accuracy=False, **kwargs):
+    """``claims.check`` for a claim about the approximate Newton iteration (Lemmas 8.7, 8.8, Theorem 9.1):
+    judged on :func:`newton_instances` (ε0 fixed when ``eps0`` is given, ``accuracy`` draws ε too) through
+    the implementation's ``softmax_newton_step``, 10 examples, hypotheses :data:`_NEWTON_HYP` plus the
+    claim's own ``conditions``."""
+    return claims.check(claim_id, statement, hypotheses=f"{_NEWTON_HYP}; {conditions}",
+                        instances=lambda: newton_instances(eps0=eps0, accuracy=accuracy),
+                        uses=("softmax_newton_step",), max_examples=10, **kwargs)
 
+
+def _first_step_check(claim_id, statement, **kwargs):
+    """:func:`_newton_check` for a claim about one step (Lemmas 8.7, 8.8 at t = 0): the decorated
+    ``judge(P, x1) -> Outcome`` gets the exact problem P of the instance and x_1 = x_0 − H̃⁻¹∇L(x_0) as
+    the implementation's ``softmax_newton_step`` computes it; the registered check is ``fn(inst, impl)``."""
+    def declare(judge):
+        def check(inst, impl):
+            P = NewtonProblem(inst)
+            return judge(P, P.step(impl, P.x0))
+
+        check.__name__, check.__qualname__, check.__doc__ = judge.__name__, judge.__qualname__, judge.__doc__
+        return _newton_check(claim_id, statement, **kwargs)(check)
+
+    return declare
+
+
+@_first_step_check("softmax_regression.lem8.7",
+                   "r_{t+1} ≤ 2(ε0 + r̄_t/(l − r̄_t))·r_t, r_t = ‖x_t − x*‖₂, r̄_t = M r_t",
+                   conditions="ε0 ∈ (0, 0.1)", expected="falsified",
+                   notes="FAILS (spec (ii): n = 6, d = 2, σ_min = 1e-3, ratio 40.9). The Euclidean contraction needs "
+                         "a factor √κ(H): an admissible H̃ that couples the stiff and soft directions moves x_{t+1} "
+                         "far along the soft one. The step x_t − H̃⁻¹∇L(x_t) is the implementation's (adapter "
+                         "softmax_newton_step); x* and ∇²L come from the oracle.")
+def lem8_7(P, x1):
     def sides():
         r0, rb = P.r(P.x0), P.M * P.r(P.x0)
         return P.r(x1), 2 * (P.e0 + rb / (P.l_f - rb)) * r0
@@ -146,20 +173,16 @@ def _h_norm(H, v):
     return mp.sqrt((v.T * H * v)[0])
 
 
-@claims.check("softmax_regression.lem8.7",
-              "in the local norm of H_t = ∇²L(x_t): ‖x_{t+1} − x*‖_{H_t} ≤ [ε0/(1 − ε0) + M r_t/(2(1 − ε0)"
-              "λ_min(H_t))]·‖x_t − x*‖_{H_t}",
-              hypotheses=_NEWTON_HYP + "; ε0 ∈ (0, 0.1)", instances=newton_instances,
-              uses=("softmax_newton_step",), max_examples=10, repair=True,
-              notes="The spec's correct version (§8.2, κ-free in the local norm). Derivation: with e = x_t − x*, "
-                    "∇L(x_t) = Ge, G = ∫₀¹∇²L(x* + se)ds, ‖H_t − G‖ ≤ Mr_t/2; H_t^{1/2}e' = (I − "
-                    "H_t^{1/2}H̃⁻¹H_t^{1/2})H_t^{1/2}e + H_t^{1/2}H̃⁻¹(H_t − G)e, the first factor of norm "
-                    "≤ ε0/(1 − ε0) by def8.4, the second ≤ (1 − ε0)⁻¹λ_min^{-1/2}(Mr_t/2)r_t and r_t ≤ "
-                    "λ_min^{-1/2}‖e‖_{H_t}.")
-def lem8_7_repair(inst, impl):
-    P = NewtonProblem(inst)
-    x1 = P.step(impl, P.x0)
-
+@_first_step_check("softmax_regression.lem8.7",
+                   "in the local norm of H_t = ∇²L(x_t): ‖x_{t+1} − x*‖_{H_t} ≤ [ε0/(1 − ε0) + M r_t/(2(1 − ε0)"
+                   "λ_min(H_t))]·‖x_t − x*‖_{H_t}",
+                   conditions="ε0 ∈ (0, 0.1)", repair=True,
+                   notes="The spec's correct version (§8.2, κ-free in the local norm). Derivation: with e = x_t − x*, "
+                         "∇L(x_t) = Ge, G = ∫₀¹∇²L(x* + se)ds, ‖H_t − G‖ ≤ Mr_t/2; H_t^{1/2}e' = (I − "
+                         "H_t^{1/2}H̃⁻¹H_t^{1/2})H_t^{1/2}e + H_t^{1/2}H̃⁻¹(H_t − G)e, the first factor of norm "
+                         "≤ ε0/(1 − ε0) by def8.4, the second ≤ (1 − ε0)⁻¹λ_min^{-1/2}(Mr_t/2)r_t and r_t ≤ "
+                         "λ_min^{-1/2}‖e‖_{H_t}.")
+def lem8_7_repair(P, x1):
     def sides():
         H = P.hessian(P.x0)
         lam = min(mp.eigsy(linalg.sym(H), eigvals_only=True))
@@ -171,35 +194,29 @@ def lem8_7_repair(inst, impl):
     return le(sides)
 
 
-@claims.check("softmax_regression.lem8.8",
-              "ε0 = 0.01, r_i ≤ 0.4 r_{i−1} and M r_i ≤ 0.1 l for i ∈ [t] ⇒ r_{t+1} ≤ 0.4 r_t and "
-              "M r_{t+1} ≤ 0.1 l",
-              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; judged at t = 0 (premises: the good initialisation)",
-              expected="falsified", instances=lambda: newton_instances(eps0=0.01), uses=("softmax_newton_step",),
-              max_examples=10,
-              notes="FAILS (spec: r_2/r_1 = 1.0 on the quadratic, and the lem8.7 (ii) softmax instance at t = 0→1). "
-                    "This is also the ledger's verdict on the approximate Newton's per-step contraction vs the "
-                    "paper's 0.4: with an admissible but adversarial H̃ the contraction factor exceeds 0.4 (by "
-                    "up to ~√κ(H)·ε0).")
-def lem8_8(inst, impl):
-    P = NewtonProblem(inst)
-    x1 = P.step(impl, P.x0)
+@_first_step_check("softmax_regression.lem8.8",
+                   "ε0 = 0.01, r_i ≤ 0.4 r_{i−1} and M r_i ≤ 0.1 l for i ∈ [t] ⇒ r_{t+1} ≤ 0.4 r_t and "
+                   "M r_{t+1} ≤ 0.1 l",
+                   conditions="ε0 = 0.01; judged at t = 0 (premises: the good initialisation)", eps0=0.01,
+                   expected="falsified",
+                   notes="FAILS (spec: r_2/r_1 = 1.0 on the quadratic, and the lem8.7 (ii) softmax instance at t = 0→1). "
+                         "This is also the ledger's verdict on the approximate Newton's per-step contraction vs the "
+                         "paper's 0.4: with an admissible but adversarial H̃ the contraction factor exceeds 0.4 (by "
+                         "up to ~√κ(H)·ε0).")
+def lem8_8(P, x1):
     return worst(le(lambda: (P.r(x1), mp.mpf("0.4") * P.r(P.x0))),
                  le(lambda: (P.M * P.r(x1), mp.mpf("0.1") * P.l_f)))
 
 
-@claims.check("softmax_regression.lem8.8",
-              "ε0 = 0.01, M r_t ≤ 0.1 l ⇒ ‖x_{t+1} − x*‖_{H_t} ≤ 0.4‖x_t − x*‖_{H_t} (H_t = ∇²L(x_t)) and "
-              "r_{t+1} ≤ 0.4·√κ(H_t)·r_t",
-              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; judged at t = 0", repair=True,
-              instances=lambda: newton_instances(eps0=0.01), uses=("softmax_newton_step",), max_examples=10,
-              notes="Derived from lem8.7's repair: λ_min(H_t) ≥ l (def8.1) and M r_t ≤ 0.1l give the factor "
-                    "0.01/0.99 + 0.1/1.98 ≤ 0.061 ≤ 0.4 in the H_t-norm; the Euclidean radius then obeys "
-                    "r_{t+1} ≤ λ_min^{-1/2}‖e'‖_{H_t} ≤ 0.4√κ(H_t)·r_t, so M r_{t+1} ≤ 0.1l is kept only when "
-                    "0.4√κ(H_t) ≤ 1: the Euclidean induction of the paper has no κ-free repair (lem8.7).")
-def lem8_8_repair(inst, impl):
-    P = NewtonProblem(inst)
-    x1 = P.step(impl, P.x0)
+@_first_step_check("softmax_regression.lem8.8",
+                   "ε0 = 0.01, M r_t ≤ 0.1 l ⇒ ‖x_{t+1} − x*‖_{H_t} ≤ 0.4‖x_t − x*‖_{H_t} (H_t = ∇²L(x_t)) and "
+                   "r_{t+1} ≤ 0.4·√κ(H_t)·r_t",
+                   conditions="ε0 = 0.01; judged at t = 0", eps0=0.01, repair=True,
+                   notes="Derived from lem8.7's repair: λ_min(H_t) ≥ l (def8.1) and M r_t ≤ 0.1l give the factor "
+                         "0.01/0.99 + 0.1/1.98 ≤ 0.061 ≤ 0.4 in the H_t-norm; the Euclidean radius then obeys "
+                         "r_{t+1} ≤ λ_min^{-1/2}‖e'‖_{H_t} ≤ 0.4√κ(H_t)·r_t, so M r_{t+1} ≤ 0.1l is kept only when "
+                         "0.4√κ(H_t) ≤ 1: the Euclidean induction of the paper has no κ-free repair (lem8.7).")
+def lem8_8_repair(P, x1):
     xs = P.xstar
     H = P.hessian
 
@@ -216,27 +233,24 @@ def _T_log2(ratio):
     return max(1, int(mp.ceil(mp.log(mp.mpf(ratio), 2))))
 
 
-@claims.check("softmax_regression.thm9.1.accuracy",
-              "Algorithm 1 outputs x̃ with ‖x̃ − x*‖₂ ≤ ε with probability ≥ 1 − δ",
-              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; ε ∈ (0, 0.1); T = ⌈log₂(r_0/ε)⌉ iterations; the sparsifier "
-                         "(H̃ of the diagonal form only) meets Lemma 8.5's guarantee with probability 1 "
-                         "(a deterministic admissible D̃)",
-              expected="falsified", instances=lambda: newton_instances(eps0=0.01, accuracy=True),
-              uses=("softmax_newton_step",), max_examples=10,
-              notes="FAILS (spec (i): r_1 = 16.5ε with T = 1). The theorem's proof uses the sparsifier only "
-                    "through its guarantee, so a sparsifier that always meets it (here: D̃ = D∘(1 + ηs), "
-                    "def8.4 checked exactly on every H̃_t) is an admissible instantiation for which the "
-                    "output misses ε with probability 1 > δ. The spec's randomized witness (ii) needs "
-                    "n = 2·10⁶ rows, beyond what the mpmath oracle can judge; on small n the real sampler "
-                    "keeps every row at ε0 = 0.01 (s·d > n) and is exact.")
+@_newton_check("softmax_regression.thm9.1.accuracy",
+               "Algorithm 1 outputs x̃ with ‖x̃ − x*‖₂ ≤ ε with probability ≥ 1 − δ",
+               conditions="ε0 = 0.01; ε ∈ (0, 0.1); T = ⌈log₂(r_0/ε)⌉ iterations; the sparsifier "
+                          "(H̃ of the diagonal form only) meets Lemma 8.5's guarantee with probability 1 "
+                          "(a deterministic admissible D̃)",
+               eps0=0.01, accuracy=True, expected="falsified",
+               notes="FAILS (spec (i): r_1 = 16.5ε with T = 1). The theorem's proof uses the sparsifier only "
+                     "through its guarantee, so a sparsifier that always meets it (here: D̃ = D∘(1 + ηs), "
+                     "def8.4 checked exactly on every H̃_t) is an admissible instantiation for which the "
+                     "output misses ε with probability 1 > δ. The spec's randomized witness (ii) needs "
+                     "n = 2·10⁶ rows, beyond what the mpmath oracle can judge; on small n the real sampler "
+                     "keeps every row at ε0 = 0.01 (s·d > n) and is exact.")
 def thm9_1_accuracy(inst, impl):
     P = NewtonProblem(inst)
     with mp.workdps(50):
         require(0 < P.r(P.x0) * P.ratio < mp.mpf("0.1"), "eps in (0, 0.1)")
         T = _T_log2(1 / mp.mpf(P.ratio))
-    x = P.x0
-    for _ in range(T):
-        x = P.step(impl, x)
+    x = P.iterate(impl, P.x0, T)
     return le(lambda: (P.r(x), P.r(P.x0) * P.ratio), note=f"T = {T} iterations")
 
 
@@ -263,29 +277,26 @@ def _repaired_start(P):
     return x0, T, q
 
 
-@claims.check("softmax_regression.thm9.1.accuracy",
-              "with M‖x_0 − x*‖_{H*} ≤ η̄·λ_min(H*)^{3/2}, q = (1 + η̄/2)/((1 − ε0)(1 − η̄)) − 1 < 1 (H* = ∇²L(x*)) "
-              "and T = ⌈log_{1/q}(√κ(H*)·r_0/ε)⌉ iterations, Algorithm 1 outputs x̃ with ‖x̃ − x*‖₂ ≤ ε "
-              "whenever every H̃_t meets def8.4 (so with probability ≥ 1 − δ under thm9.1.union)",
-              hypotheses=_NEWTON_HYP + "; ε0 = 0.01; ε ∈ (0, 0.1); x_0 drawn as for the claim, then pulled "
-                         "towards x* until η̄ ≤ 0.2ρ; the sparsifier meets Lemma 8.5's guarantee (a "
-                         "deterministic admissible D̃)",
-              repair=True, instances=lambda: newton_instances(eps0=0.01, accuracy=True),
-              uses=("softmax_newton_step",), max_examples=10,
-              notes="Derived here, in the fixed norm of H* (the spec's repair [D, sketch] has T = "
-                    "⌈log_{1/q}(√κ(H*)r_0/ε)⌉ too but ignores the change of the local norm). With η_t = "
-                    "M r_t/λ_min(H*): (1 − ε0)(1 − η_t)H* ⪯ H̃_t ⪯ (1 + ε0)(1 + η_t)H* (def8.4 and ‖H_t − H*‖ ≤ "
-                    "M r_t), so H*^{1/2}e_{t+1} = (I − H*^{1/2}H̃⁻¹H*^{1/2})H*^{1/2}e_t + H*^{1/2}H̃⁻¹(H* − G)e_t "
-                    "has norm ≤ q_t‖e_t‖_{H*}, q_t = (1 + η_t/2)/((1 − ε0)(1 − η_t)) − 1; η_t ≤ "
-                    "M‖e_t‖_{H*}/λ_min^{3/2} ≤ η̄ by induction, so ‖e_T‖_{H*} ≤ q^T‖e_0‖_{H*} and r_T ≤ "
-                    "q^T√κ(H*)·r_0 ≤ ε. The start condition is stronger than the paper's M r_0 ≤ 0.1l by "
-                    "about √κ(H*).")
+@_newton_check("softmax_regression.thm9.1.accuracy",
+               "with M‖x_0 − x*‖_{H*} ≤ η̄·λ_min(H*)^{3/2}, q = (1 + η̄/2)/((1 − ε0)(1 − η̄)) − 1 < 1 (H* = ∇²L(x*)) "
+               "and T = ⌈log_{1/q}(√κ(H*)·r_0/ε)⌉ iterations, Algorithm 1 outputs x̃ with ‖x̃ − x*‖₂ ≤ ε "
+               "whenever every H̃_t meets def8.4 (so with probability ≥ 1 − δ under thm9.1.union)",
+               conditions="ε0 = 0.01; ε ∈ (0, 0.1); x_0 drawn as for the claim, then pulled "
+                          "towards x* until η̄ ≤ 0.2ρ; the sparsifier meets Lemma 8.5's guarantee (a "
+                          "deterministic admissible D̃)",
+               eps0=0.01, accuracy=True, repair=True,
+               notes="Derived here, in the fixed norm of H* (the spec's repair [D, sketch] has T = "
+                     "⌈log_{1/q}(√κ(H*)r_0/ε)⌉ too but ignores the change of the local norm). With η_t = "
+                     "M r_t/λ_min(H*): (1 − ε0)(1 − η_t)H* ⪯ H̃_t ⪯ (1 + ε0)(1 + η_t)H* (def8.4 and ‖H_t − H*‖ ≤ "
+                     "M r_t), so H*^{1/2}e_{t+1} = (I − H*^{1/2}H̃⁻¹H*^{1/2})H*^{1/2}e_t + H*^{1/2}H̃⁻¹(H* − G)e_t "
+                     "has norm ≤ q_t‖e_t‖_{H*}, q_t = (1 + η_t/2)/((1 − ε0)(1 − η_t)) − 1; η_t ≤ "
+                     "M‖e_t‖_{H*}/λ_min^{3/2} ≤ η̄ by induction, so ‖e_T‖_{H*} ≤ q^T‖e_0‖_{H*} and r_T ≤ "
+                     "q^T√κ(H*)·r_0 ≤ ε. The start condition is stronger than the paper's M r_0 ≤ 0.1l by "
+                     "about √κ(H*).")
 def thm9_1_accuracy_repair(inst, impl):
     P = NewtonProblem(inst)
     x0, T, q = _repaired_start(P)
-    x = x0
-    for _ in range(T):
-        x = P.step(impl, x)
+    x = P.iterate(impl, x0, T)
     return le(lambda: (P.r(x), P.r(x0) * P.ratio), note=f"T = {T} iterations, q = {float(q):.3g}")
 
 
