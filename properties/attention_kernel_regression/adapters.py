@@ -311,51 +311,54 @@ def _odd_check(fn, inst, j, name, extra=()):
     return _alg_out(sides, f"x̂ = {x.tolist()}")
 
 
-@ADAPTERS("fast_psd_regression", signature="fast_psd_regression" + _ALG_SIG.format(b="d", j=""),
-          doc="Algorithm 2: x' with ‖AᵀAx' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
-          tolerance="‖AᵀAx̂ − b‖ ≤ ε‖b‖ + 16·N·u·(‖A‖²‖x̂‖ + ‖b‖)",
-          strategy=lambda: _unseeded(False, 2), max_examples=5, seeded="seed", trials=_alg_rule(),
-          corners=lambda: _alg_corners(False))
-def _fast_psd_regression(inst, fn):
-    return _psd_check(fn, inst, 1, "fast_psd_regression")
+def _power_adapter(name, *, doc, tolerance, tall_b, kappa_exp, power=1, powers=None):
+    """Register the adapter of one of Algorithms 2–6 (§G–K): ``fn(A, b, [j,] ε, δ, seed) -> x'`` judged by
+    :func:`_odd_check` (b ∈ Rⁿ, ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖) when ``tall_b``, else by
+    :func:`_psd_check` (b ∈ R^d, ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖); A drawn with κ up to 10^kappa_exp.  Either the
+    power is fixed (``power``) or j is an argument drawn from ``powers = (lowest, highest, corner j)``."""
+    check = _odd_check if tall_b else _psd_check
+    if powers is None:
+        def compare(inst, fn):
+            return check(fn, inst, power, name)
+
+        def strategy():
+            return _unseeded(tall_b, kappa_exp)
+
+        def corners():
+            return _alg_corners(tall_b)
+    else:
+        lowest, highest, corner_j = powers
+
+        def compare(inst, fn):
+            base, j = inst
+            return check(fn, base, j, name, extra=(j,))
+
+        def strategy():
+            return st.tuples(_unseeded(tall_b, kappa_exp), dims(lowest, highest))
+
+        def corners():
+            return _alg_corners(tall_b, corner_j)
+
+    ADAPTERS(name, signature=name + _ALG_SIG.format(b="n" if tall_b else "d", j="" if powers is None else "j: int, "),
+             doc=doc, tolerance=tolerance, strategy=strategy, max_examples=5, seeded="seed",
+             trials=_alg_rule(j=powers is not None), corners=corners)(compare)
 
 
-@ADAPTERS("four_matrices", signature="four_matrices" + _ALG_SIG.format(b="d", j=""),
-          doc="Algorithm 4: x' with ‖(AᵀA)²x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
-          tolerance="‖(AᵀA)²x̂ − b‖ ≤ ε‖b‖ + 16·2N·u·(‖A‖⁴‖x̂‖ + ‖b‖)",
-          strategy=lambda: _unseeded(False, 5), max_examples=5, seeded="seed", trials=_alg_rule(),
-          corners=lambda: _alg_corners(False))
-def _four_matrices(inst, fn):
-    return _psd_check(fn, inst, 2, "four_matrices")
-
-
-@ADAPTERS("even_powers", signature="even_powers" + _ALG_SIG.format(b="d", j="j: int, "),
-          doc="Algorithm 5: x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ), j ≥ 1",
-          tolerance="‖(AᵀA)^j x̂ − b‖ ≤ ε‖b‖ + 16·jN·u·(‖A‖^{2j}‖x̂‖ + ‖b‖)",
-          strategy=lambda: st.tuples(_unseeded(False, 7), dims(1, 3)), max_examples=5, seeded="seed",
-          trials=_alg_rule(j=True), corners=lambda: _alg_corners(False, 2))
-def _even_powers(inst, fn):
-    base, j = inst
-    return _psd_check(fn, base, j, "even_powers", extra=(j,))
-
-
-@ADAPTERS("attention_regression", signature="attention_regression" + _ALG_SIG.format(b="n", j=""),
-          doc="Algorithm 3: x' with ‖AAᵀAx' − b‖ ≤ (1+ε)·OPT + ε‖b‖ (w.p. ≥ 1 − δ)",
-          tolerance="‖AAᵀAx̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·2N·u·(‖A‖³‖x̂‖ + ‖b‖)",
-          strategy=lambda: _unseeded(True, 3), max_examples=5, seeded="seed", trials=_alg_rule(),
-          corners=lambda: _alg_corners(True))
-def _attention_regression(inst, fn):
-    return _odd_check(fn, inst, 1, "attention_regression")
-
-
-@ADAPTERS("odd_powers", signature="odd_powers" + _ALG_SIG.format(b="n", j="j: int, "),
-          doc="Algorithm 6, judged on the sensible reading of Thm K.1: ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖, j ≥ 0",
-          tolerance="‖A(AᵀA)^j x̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·(j+1)N·u·(‖A‖^{2j+1}‖x̂‖ + ‖b‖)",
-          strategy=lambda: st.tuples(_unseeded(True, 7), dims(0, 3)), max_examples=5, seeded="seed",
-          trials=_alg_rule(j=True), corners=lambda: _alg_corners(True, 1))
-def _odd_powers(inst, fn):
-    base, j = inst
-    return _odd_check(fn, base, j, "odd_powers", extra=(j,))
+_power_adapter("fast_psd_regression", tall_b=False, kappa_exp=2,
+               doc="Algorithm 2: x' with ‖AᵀAx' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
+               tolerance="‖AᵀAx̂ − b‖ ≤ ε‖b‖ + 16·N·u·(‖A‖²‖x̂‖ + ‖b‖)")
+_power_adapter("four_matrices", tall_b=False, kappa_exp=5, power=2,
+               doc="Algorithm 4: x' with ‖(AᵀA)²x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ)",
+               tolerance="‖(AᵀA)²x̂ − b‖ ≤ ε‖b‖ + 16·2N·u·(‖A‖⁴‖x̂‖ + ‖b‖)")
+_power_adapter("even_powers", tall_b=False, kappa_exp=7, powers=(1, 3, 2),
+               doc="Algorithm 5: x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ (w.p. ≥ 1 − δ), j ≥ 1",
+               tolerance="‖(AᵀA)^j x̂ − b‖ ≤ ε‖b‖ + 16·jN·u·(‖A‖^{2j}‖x̂‖ + ‖b‖)")
+_power_adapter("attention_regression", tall_b=True, kappa_exp=3,
+               doc="Algorithm 3: x' with ‖AAᵀAx' − b‖ ≤ (1+ε)·OPT + ε‖b‖ (w.p. ≥ 1 − δ)",
+               tolerance="‖AAᵀAx̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·2N·u·(‖A‖³‖x̂‖ + ‖b‖)")
+_power_adapter("odd_powers", tall_b=True, kappa_exp=7, powers=(0, 3, 1),
+               doc="Algorithm 6, judged on the sensible reading of Thm K.1: ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖, j ≥ 0",
+               tolerance="‖A(AᵀA)^j x̂ − b‖ ≤ (1+ε)OPT + ε‖b‖ + 16·(j+1)N·u·(‖A‖^{2j+1}‖x̂‖ + ‖b‖)")
 
 
 # ----------------------------------------------------------------------------- operation counts
