@@ -105,29 +105,23 @@ def _g_sides(k, factor):
     return sides
 
 
-claims.inequality("softmax_regression.lem7.4", "G_1 = ‖f_x‖²f_xf_xᵀ − ‖f_y‖²f_yf_yᵀ; ‖G_1‖ ≤ 4‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(0, lambda nb: 4))
-claims.inequality("softmax_regression.lem7.5",
-                  "G_2 = ⟨f_x,b⟩f_xf_xᵀ − ⟨f_y,b⟩f_yf_yᵀ; ‖G_2‖ ≤ 3‖b‖₂‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(1, lambda nb: 3 * nb))
-claims.inequality("softmax_regression.lem7.6",
-                  "G_3 = ⟨f_x,f_x⟩diag(f_x) − ⟨f_y,f_y⟩diag(f_y); ‖G_3‖ ≤ 3‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(2, lambda nb: 3))
-claims.inequality("softmax_regression.lem7.7",
-                  "G_4 = ⟨f_x,b⟩diag(f_x) − ⟨f_y,b⟩diag(f_y); ‖G_4‖ ≤ 2‖b‖₂‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(3, lambda nb: 2 * nb))
-claims.inequality("softmax_regression.lem7.8",
-                  "G_5 = diag(f_x∘(f_x − b)) − diag(f_y∘(f_y − b)); ‖G_5‖ ≤ (2 + ‖b‖₂)‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(4, lambda nb: 2 + nb))
-claims.inequality("softmax_regression.lem7.9",
-                  "G_6 = diag(f_x∘f_x) − diag(f_y∘f_y); ‖G_6‖ ≤ 2‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(5, lambda nb: 2))
-claims.inequality("softmax_regression.lem7.10",
-                  "G_7 = f_x(f_x∘b)ᵀ − f_y(f_y∘b)ᵀ; ‖G_7‖ ≤ 2‖b‖₂‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(6, lambda nb: 2 * nb))
-claims.inequality("softmax_regression.lem7.11",
-                  "G_8 = (f_x∘b)f_xᵀ − (f_y∘b)f_yᵀ; ‖G_8‖ ≤ 2‖b‖₂‖Δf‖ (Δf = f(x) − f(y))",
-                  hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(7, lambda nb: 2 * nb))
+# Lemmas 7.4–7.11, one row per G-term: (lemma, definition of G_{k+1}, the claimed factor of ‖Δf‖ as
+# written, the same factor as a function of ‖b‖₂).
+_G_TERM_BOUNDS = (
+    ("lem7.4", "G_1 = ‖f_x‖²f_xf_xᵀ − ‖f_y‖²f_yf_yᵀ", "4", lambda nb: 4),
+    ("lem7.5", "G_2 = ⟨f_x,b⟩f_xf_xᵀ − ⟨f_y,b⟩f_yf_yᵀ", "3‖b‖₂", lambda nb: 3 * nb),
+    ("lem7.6", "G_3 = ⟨f_x,f_x⟩diag(f_x) − ⟨f_y,f_y⟩diag(f_y)", "3", lambda nb: 3),
+    ("lem7.7", "G_4 = ⟨f_x,b⟩diag(f_x) − ⟨f_y,b⟩diag(f_y)", "2‖b‖₂", lambda nb: 2 * nb),
+    ("lem7.8", "G_5 = diag(f_x∘(f_x − b)) − diag(f_y∘(f_y − b))", "(2 + ‖b‖₂)", lambda nb: 2 + nb),
+    ("lem7.9", "G_6 = diag(f_x∘f_x) − diag(f_y∘f_y)", "2", lambda nb: 2),
+    ("lem7.10", "G_7 = f_x(f_x∘b)ᵀ − f_y(f_y∘b)ᵀ", "2‖b‖₂", lambda nb: 2 * nb),
+    ("lem7.11", "G_8 = (f_x∘b)f_xᵀ − (f_y∘b)f_yᵀ", "2‖b‖₂", lambda nb: 2 * nb),
+)
+
+for _k, (_lemma, _definition, _bound, _factor) in enumerate(_G_TERM_BOUNDS):
+    claims.inequality(f"softmax_regression.{_lemma}",
+                      f"{_definition}; ‖G_{_k + 1}‖ ≤ {_bound}‖Δf‖ (Δf = f(x) − f(y))",
+                      hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(_k, _factor))
 
 # -- Lemmas 7.1, 7.3, 8.9, 8.10 and derived.M22: the Hessian ---------------------------------------
 
