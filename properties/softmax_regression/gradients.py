@@ -41,32 +41,37 @@ def lem5_2_basic(inst):
     )
 
 
+_BF_HYP = "f = f(x) on the simplex; any b (here b ≥ 0, ‖b‖₁ ≤ 1)"
+
+
+def _bf_instances():
+    """(p, b) with f = p/Σp: small integer p and b on the ‖b‖₁ ≤ 1 simplex, or :func:`fb_pairs`."""
+    return st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,), 0, 3), int_b(n))), fb_pairs())
+
+
+def _bf_chain(inst, middle):
+    """Lemma 5.2's chain 0 ⪯ (b∘f)(b∘f)ᵀ ⪯ middle(f, ‖b‖_∞²) ⪯ ‖b‖_∞² I_n on one (p, b), f = p/Σp."""
+    p, b = to_oracle(inst)
+    f = lambda: on_simplex(p)  # noqa: E731
+    binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
+                         lambda: middle(f(), binf2()), lambda: mp.eye(p.rows) * binf2())
+
+
 @claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² ffᵀ ⪯ ‖b‖_∞² I_n",
-              hypotheses="f = f(x) on the simplex; any b (here b ≥ 0, ‖b‖₁ ≤ 1)", expected="falsified",
-              instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,), 0, 3), int_b(n))),
-                                          fb_pairs()),
+              hypotheses=_BF_HYP, expected="falsified", instances=_bf_instances,
               notes="FAILS in the middle link (spec: f = (½,½), b = (1,0), λ_min = −0.1545); the outer chain "
                     "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² I_n holds (tight).")
 def lem5_2_bf_ff(inst):
-    p, b = to_oracle(inst)
-    f = lambda: on_simplex(p)  # noqa: E731
-    binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
-    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
-                         lambda: f() * f().T * binf2(), lambda: mp.eye(p.rows) * binf2())
+    return _bf_chain(inst, lambda f, binf2: f * f.T * binf2)
 
 
 @claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞²‖f‖₂² I_n ⪯ ‖b‖_∞² I_n",
-              hypotheses="f = f(x) on the simplex; any b (here b ≥ 0, ‖b‖₁ ≤ 1)", repair=True,
-              instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,), 0, 3), int_b(n))),
-                                          fb_pairs()),
+              hypotheses=_BF_HYP, repair=True, instances=_bf_instances,
               notes="The spec's outer chain (§5.1) with the middle link corrected as fact4.5.p5's repair: "
                     "(b∘f)(b∘f)ᵀ ⪯ ‖b∘f‖₂² I_n ⪯ ‖b‖_∞²‖f‖₂² I_n, and ‖f‖₂ ≤ ‖f‖₁ = 1.")
 def lem5_2_bf_ff_repair(inst):
-    p, b = to_oracle(inst)
-    f = lambda: on_simplex(p)  # noqa: E731
-    binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
-    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
-                         lambda: mp.eye(p.rows) * (binf2() * dot(f(), f())), lambda: mp.eye(p.rows) * binf2())
+    return _bf_chain(inst, lambda f, binf2: mp.eye(f.rows) * (binf2 * dot(f, f)))
 
 
 claims.loewner("softmax_regression.lem5.2.diag_bb", "diag(b∘b) ⪯ ‖b‖_∞² I_n", hypotheses="b ∈ Rⁿ",
