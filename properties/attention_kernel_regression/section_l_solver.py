@@ -387,28 +387,30 @@ def _ridge_trial(seed, impl, *, rows_convention):
     return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits, f"n={_L3_N}, d={_L3_D}, λ = {lam:.4g}")
 
 
-_RIDGE_REPAIR = dict(
-    delta=_L3_DELTA, trials=10, uses=("kernel_ridge_solve",), repair=True,
-    hypotheses=f"the instances of the claim (n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ (float64), "
-               f"ε = {_L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); the residual "
-               "by the oracle",
-    notes="The spec's sensible version (thmL.3, alg.7R): the ridge system (K + λI)x = y with the ridge W_g "
-          "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")
+def _declare_ridge_repair(claim_id, statement, *, rows_convention):
+    """Declare the ridge-form repair of ``claim_id`` (thmL.3: X by columns; thm1.6: rows, A = Xᵀ): 10 trials
+    of the implementation's Algorithm 7R (:func:`_ridge_trial`), the residual judged by the oracle."""
+    def trial(seed, impl):
+        return _ridge_trial(seed, impl, rows_convention=rows_convention)
 
-@claims.trial(
+    trial.__name__ = trial.__qualname__ = f"_{claim_id.split('.', 1)[1].replace('.', '_')}_ridge"
+    claims.trial(
+        claim_id, statement, delta=_L3_DELTA, trials=10, uses=("kernel_ridge_solve",), repair=True,
+        hypotheses=f"the instances of the claim (n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ "
+                   f"(float64), ε = {_L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); "
+                   "the residual by the oracle",
+        notes="The spec's sensible version (thmL.3, alg.7R): the ridge system (K + λI)x = y with the ridge W_g "
+              "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")(trial)
+
+
+_declare_ridge_repair(
     "attention_kernel_regression.thmL.3",
     "Ridge form: for λ > 0, Algorithm 7R (W_g-preconditioned Richardson on (K + λI)x = y) computes, with probability "
-    "≥ 1 − δ, x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖", **_RIDGE_REPAIR)
-def _thmL_3_ridge(seed, impl):
-    return _ridge_trial(seed, impl, rows_convention=False)
-
-
-@claims.trial(
+    "≥ 1 − δ, x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖", rows_convention=False)
+_declare_ridge_repair(
     "attention_kernel_regression.thm1.6",
     "Ridge form: for λ > 0, an algorithm (Algorithm 7R) finds x' with ‖(exp(AAᵀ) + λI)x' − b‖ ≤ ε_final‖b‖ with "
-    "probability ≥ 1 − δ_final", **_RIDGE_REPAIR)
-def _thm1_6_ridge(seed, impl):
-    return _ridge_trial(seed, impl, rows_convention=True)
+    "probability ≥ 1 − δ_final", rows_convention=True)
 
 
 _L3T_SIZES = (256, 512, 1024, 2048)
