@@ -69,54 +69,58 @@ def _targets(inst):
     return {"‖Ax‖∞": float(np.abs(A @ x).max())}
 
 
-@ADAPTERS("softmax_loss", signature="softmax_loss(A: (n, d), b: (n,), w: (n,), x: (d,)) -> float",
-          doc="L(x) = ½‖softmax(Ax) − b‖₂² + ½‖diag(w)Ax‖₂² (spec def.L)",
-          tolerance="|L̂ − L| ≤ 32(n+d)·u·(½Σ w_i² a_i² + (1 + m)(‖c‖₂ + 1)); the first term bounds the "
-                    "rounding of L_reg, the second that of f (exp amplifies the absolute error d·u·a_i of "
-                    "(Ax)_i into a relative one) propagated through ½‖c‖²",
-          strategy=_problems, targets=_targets, corners=_corners)
-def _softmax_loss(inst, fn):
-    A, b, w, x = inst
-    got = float(output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_loss", shape=()))
-    with mp.workdps(50):
-        Am, bm, wm, xm = to_oracle(inst)
-        _, a, m, _, c, _ = _magnitudes(Am, bm, wm, xm)
-        true = S.L(Am, bm, wm, xm)
-        tol = 32 * sum(A.shape) * U * (mp.fsum(wm[i] ** 2 * a[i] ** 2 for i in range(a.rows)) / 2
-                                       + (1 + m) * (linalg.norm2(c) + 1))
-        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+def _problem_adapter(name, *, returns, shape, doc, tolerance):
+    """Register the adapter ``name(A, b, w, x)`` of a function of L at x (spec def.L: the loss, its gradient
+    or Hessian), drawn by :func:`_problems` with the overflow targets and corners.  The decorated
+    ``judge(got, A, b, w, x)`` gets the implementation's output (checked by :func:`output`, of shape
+    ``shape(d)``) and the instance in mpmath, and runs at 50 digits."""
+    def declare(judge):
+        def compare(inst, fn):
+            A, b, w, x = inst
+            got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), name, shape=shape(A.shape[1]))
+            with mp.workdps(50):
+                return judge(got, *to_oracle(inst))
+
+        compare.__name__ = compare.__qualname__ = judge.__name__
+        return ADAPTERS(name, signature=f"{name}(A: (n, d), b: (n,), w: (n,), x: (d,)) -> {returns}", doc=doc,
+                        tolerance=tolerance, strategy=_problems, targets=_targets, corners=_corners)(compare)
+
+    return declare
 
 
-@ADAPTERS("softmax_gradient", signature="softmax_gradient(A: (n, d), b: (n,), w: (n,), x: (d,)) -> (d,) array",
-          doc="∇L(x), judged against numerical differentiation of L (not the closed form)",
-          tolerance="‖ĝ − ∇L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i|, r = f∘c − ⟨c,f⟩f + "
-                    "w²∘Ax (∇L = Aᵀr): rounding of r's terms (f's relative error (1 + m)·u), then of Aᵀr",
-          strategy=_problems, targets=_targets, corners=_corners)
-def _softmax_gradient(inst, fn):
-    A, b, w, x = inst
-    got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_gradient", shape=(A.shape[1],))
-    with mp.workdps(50):
-        Am, bm, wm, xm = to_oracle(inst)
-        err = linalg.norm2(to_mp(got) - S.true_gradient(Am, bm, wm, xm))
-        return within(err, _gradient_tolerance(Am, bm, wm, xm), f"got {got.tolist()}")
+@_problem_adapter("softmax_loss", returns="float", shape=lambda d: (),
+                  doc="L(x) = ½‖softmax(Ax) − b‖₂² + ½‖diag(w)Ax‖₂² (spec def.L)",
+                  tolerance="|L̂ − L| ≤ 32(n+d)·u·(½Σ w_i² a_i² + (1 + m)(‖c‖₂ + 1)); the first term bounds the "
+                            "rounding of L_reg, the second that of f (exp amplifies the absolute error d·u·a_i of "
+                            "(Ax)_i into a relative one) propagated through ½‖c‖²")
+def _softmax_loss(got, A, b, w, x):
+    got = float(got)
+    _, a, m, _, c, _ = _magnitudes(A, b, w, x)
+    true = S.L(A, b, w, x)
+    tol = 32 * (A.rows + A.cols) * U * (mp.fsum(w[i] ** 2 * a[i] ** 2 for i in range(a.rows)) / 2
+                                        + (1 + m) * (linalg.norm2(c) + 1))
+    return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
 
 
-@ADAPTERS("softmax_hessian", signature="softmax_hessian(A: (n, d), b: (n,), w: (n,), x: (d,)) -> (d, d) array",
-          doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A",
-          tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂: B(x)'s entries are ≤ 8 in "
-                    "magnitude with relative error (1 + m)·u, W² exact; then the products with A",
-          strategy=_problems, targets=_targets, corners=_corners)
-def _softmax_hessian(inst, fn):
-    A, b, w, x = inst
-    d = A.shape[1]
-    got = output(fn(A.copy(), b.copy(), w.copy(), x.copy()), "softmax_hessian", shape=(d, d))
-    with mp.workdps(50):
-        Am, bm, wm, xm = to_oracle(inst)
-        absA, _, m, _, _, _ = _magnitudes(Am, bm, wm, xm)
-        err = linalg.spectral_norm(to_mp(got) - S.true_hessian(Am, bm, wm, xm))
-        weights = diag(mp.matrix([wm[i] ** 2 + 8 * (1 + m) for i in range(wm.rows)]))
-        tol = 32 * sum(A.shape) * U * linalg.spectral_norm(absA.T * weights * absA)
-        return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}")
+@_problem_adapter("softmax_gradient", returns="(d,) array", shape=lambda d: (d,),
+                  doc="∇L(x), judged against numerical differentiation of L (not the closed form)",
+                  tolerance="‖ĝ − ∇L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i|, r = f∘c − ⟨c,f⟩f + "
+                            "w²∘Ax (∇L = Aᵀr): rounding of r's terms (f's relative error (1 + m)·u), then of Aᵀr")
+def _softmax_gradient(got, A, b, w, x):
+    err = linalg.norm2(to_mp(got) - S.true_gradient(A, b, w, x))
+    return within(err, _gradient_tolerance(A, b, w, x), f"got {got.tolist()}")
+
+
+@_problem_adapter("softmax_hessian", returns="(d, d) array", shape=lambda d: (d, d),
+                  doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A",
+                  tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂: B(x)'s entries are ≤ 8 in "
+                            "magnitude with relative error (1 + m)·u, W² exact; then the products with A")
+def _softmax_hessian(got, A, b, w, x):
+    absA, _, m, _, _, _ = _magnitudes(A, b, w, x)
+    err = linalg.spectral_norm(to_mp(got) - S.true_hessian(A, b, w, x))
+    weights = diag(mp.matrix([w[i] ** 2 + 8 * (1 + m) for i in range(w.rows)]))
+    tol = 32 * (A.rows + A.cols) * U * linalg.spectral_norm(absA.T * weights * absA)
+    return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}")
 
 
 SOLVE_TOLERANCE = 1e-8
