@@ -98,27 +98,24 @@ def _lstsq_instances():
     return with_corners(general, square, weight=0.3)
 
 
-@ADAPTERS("spectral_norm", signature="spectral_norm(A: (n, d) array) -> float",
-         doc="‖A‖₂, the largest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
-         strategy=_matrices, targets=_targets, corners=_corners)
-def _spectral_norm(A, fn):
-    got = float(output(fn(A.copy()), "spectral_norm", shape=()))
-    with mp.workdps(50):
-        true = linalg.spectral_norm(to_mp(A))
-        tol = 16 * max(A.shape) * U * true
-        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+def _singular_value_adapter(name, *, doc, value):
+    """Register ``name(A) -> float`` for the singular value ``value(M)`` of A (mpmath, 50 digits), judged
+    |σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖: a backward-stable SVD moves every σ_i by at most ‖ΔA‖ (Weyl)."""
+    def compare(A, fn):
+        got = float(output(fn(A.copy()), name, shape=()))
+        with mp.workdps(50):
+            M = to_mp(A)
+            true = value(M)
+            tol = 16 * max(A.shape) * U * linalg.spectral_norm(M)
+            return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+
+    compare.__name__ = compare.__qualname__ = f"_{name}"
+    ADAPTERS(name, signature=f"{name}(A: (n, d) array) -> float", doc=doc, tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
+             strategy=_matrices, targets=_targets, corners=_corners)(compare)
 
 
-@ADAPTERS("sigma_min", signature="sigma_min(A: (n, d) array) -> float",
-         doc="σ_{min(n,d)}(A), the smallest singular value", tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
-         strategy=_matrices, targets=_targets, corners=_corners)
-def _sigma_min(A, fn):
-    got = float(output(fn(A.copy()), "sigma_min", shape=()))
-    with mp.workdps(50):
-        M = to_mp(A)
-        true = linalg.sigma_min(M)
-        tol = 16 * max(A.shape) * U * linalg.spectral_norm(M)
-        return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+_singular_value_adapter("spectral_norm", doc="‖A‖₂, the largest singular value", value=linalg.spectral_norm)
+_singular_value_adapter("sigma_min", doc="σ_{min(n,d)}(A), the smallest singular value", value=linalg.sigma_min)
 
 
 @ADAPTERS("condition_number", signature="condition_number(A: (n, d) array) -> float",
