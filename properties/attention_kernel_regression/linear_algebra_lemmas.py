@@ -139,11 +139,20 @@ claims.inequality(ID + "lemD.3", "B PSD with 3/4 ≤ ‖Bx‖ ≤ 5/4 for unit x
                   notes="Holds with c = 9/16, tight (B = (5/4)I attains it); PSD is not needed.")
 
 
-def _d4_instances():
+def _perturbed_solutions(tall_matrices, *, normal_equations, eps_lo, eps_hi):
+    """(A, b, ε, θ, v, smallest) of Lemmas D.4 and D.5: A from ``tall_matrices``; b ∈ Rⁿ of Ax ≈ b, or b ∈ R^d
+    of AᵀAx = b when ``normal_equations``; ε ∈ [eps_lo, eps_hi]; θ ∈ [0, 1] the share of the allowed error
+    used; the direction of x' − x* (v ∈ R^d, or the smallest singular direction when ``smallest``)."""
     def build(A):
         n, d = A.shape
-        return st.tuples(st.just(A), vectors(n), scalars(1e-4, 1.0), scalars(0.0, 1.0), vectors(d), st.booleans())
-    return tall(n_lo=2, n_hi=6, d_hi=3, cond=6.0).filter(lambda A: A.shape[0] > A.shape[1]).flatmap(build)
+        return st.tuples(st.just(A), vectors(d if normal_equations else n), scalars(eps_lo, eps_hi), scalars(0.0, 1.0),
+                         vectors(d), st.booleans())
+    return tall_matrices.flatmap(build)
+
+
+def _d4_instances():
+    return _perturbed_solutions(tall(n_lo=2, n_hi=6, d_hi=3, cond=6.0).filter(lambda A: A.shape[0] > A.shape[1]),
+                                normal_equations=False, eps_lo=1e-4, eps_hi=1.0)
 
 
 def _d4_sides(A, b, eps, theta, v, smallest):
@@ -169,10 +178,7 @@ claims.inequality(ID + "lemD.4", "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − 
 
 
 def _d5_instances():
-    def build(A):
-        d = A.shape[1]
-        return st.tuples(st.just(A), vectors(d), scalars(1e-6, 0.99), scalars(0.0, 1.0), vectors(d), st.booleans())
-    return tall(cond=6.0).flatmap(build)
+    return _perturbed_solutions(tall(cond=6.0), normal_equations=True, eps_lo=1e-6, eps_hi=0.99)
 
 
 @claims.check(ID + "lemD.5", "‖AᵀAx' − b‖ ≤ ε₂‖b‖ ⇒ ‖x' − x*‖ ≤ ε₂‖b‖/σ_min(A)²",
