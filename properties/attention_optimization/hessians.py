@@ -148,33 +148,30 @@ claims.identity(P + "lem11.1", "∂²L_{j0,i0}/∂x∂y_{i0}ᵀ = 𝖠_{j0}ᵀ(d
                 hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, sides=_fn(_lem11_1))
 
 
-def _lem11_4(p):
-    Hn = _mixed(p, lambda xx, yy: O.L_half(p.A1, p.A2, p.A3, p.B, xx, yy))
-    paper = mp.zeros(p.x.rows, p.d)
-    for j0 in range(p.n):
-        paper += O.kron_block(p.A1, p.A2, j0).T * O.B_xy_paper(*_fvc(p, j0=j0)) * p.A3
-    return Hn, paper
+def _lem11_4_sides(kernel):
+    """Sides of Lemma 11.4 with the kernel ``kernel(f, h, c)`` (def.B_xy_paper or def.B_xy_true): H_{x,y_{i0}} =
+    ∂²L_half/∂x∂y_{i0}ᵀ by numerical differentiation, and Σ_{j0} 𝖠_{j0}ᵀ kernel(f, h, c at j0) A3."""
+    def sides(p):
+        Hn = _mixed(p, lambda xx, yy: O.L_half(p.A1, p.A2, p.A3, p.B, xx, yy))
+        total = mp.zeros(p.x.rows, p.d)
+        for j0 in range(p.n):
+            total += O.kron_block(p.A1, p.A2, j0).T * kernel(*_fvc(p, j0=j0)) * p.A3
+        return Hn, total
+
+    return sides
 
 
 claims.identity(P + "lem11.4",
                 "Def 11.3 + Lemma 11.4: H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3, B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ "
                 "− c·diag(f) + c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", expected="falsified",
-                instances=attention_instances, sides=_fn(_lem11_4),
+                instances=attention_instances, sides=_fn(_lem11_4_sides(O.B_xy_paper)),
                 notes="The spec records FAILS: both c-terms have the wrong sign; the true kernel is "
                       "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
-
-
-def _lem11_4_repair(p):
-    Hn = _mixed(p, lambda xx, yy: O.L_half(p.A1, p.A2, p.A3, p.B, xx, yy))
-    true = mp.zeros(p.x.rows, p.d)
-    for j0 in range(p.n):
-        true += O.kron_block(p.A1, p.A2, j0).T * O.B_xy_true(*_fvc(p, j0=j0)) * p.A3
-    return Hn, true
 
 
 claims.identity(P + "lem11.4", "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
                 "(f∘h)fᵀ − ⟨f,h⟩ffᵀ + c·diag(f) − c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", instances=attention_instances,
-                sides=_fn(_lem11_4_repair), repair=True,
+                sides=_fn(_lem11_4_sides(O.B_xy_true)), repair=True,
                 notes="The spec's correct kernel (§4.11, def.B_xy_true): B_xy,paper with both c-terms' signs flipped.")

@@ -48,10 +48,16 @@ def _newton_on_quadratic(t, E, eps0, z):
     return H, z1
 
 
-def _shrink(t, E, eps0, z):
-    require(linalg.norm2(z) > 0, "z_t ≠ z*")
-    _, z1 = _newton_on_quadratic(t, E, eps0, z)
-    return linalg.norm2(z1), 2 * eps0 * linalg.norm2(z)  # M = 0: 2(ε0 + M·r_t/(l − M·r_t))·r_t = 2ε0·r_t
+def _one_step(factor, *, h_norm=False):
+    """``sides(t, E, ε0, z)`` of ‖z_{t+1} − z*‖ ≤ factor(ε0)·‖z_t − z*‖ for one step of :func:`_newton_on_quadratic`
+    (z* = 0), in the Euclidean norm or, with ``h_norm``, in ‖v‖_H = √(vᵀHv)."""
+    def sides(t, E, eps0, z):
+        require(linalg.norm2(z) > 0, "z_t ≠ z*")
+        H, z1 = _newton_on_quadratic(t, E, eps0, z)
+        norm = (lambda v: mp.sqrt((v.T * H * v)[0])) if h_norm else linalg.norm2
+        return norm(z1), factor(eps0) * norm(z)
+
+    return sides
 
 
 _QUAD = ("L_tot(z) = ½zᵀHz, H = diag(10^{t_i}), t_i ∈ [0, 6] (cond(H) up to 10⁶): (l, M)-good with z* = 0, "
@@ -60,48 +66,27 @@ _QUAD = ("L_tot(z) = ½zᵀHz, H = diag(10^{t_i}), t_i ∈ [0, 6] (cond(H) up to
 
 claims.inequality(P + "lem14.shrink", "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
                   "M·r_t/(l − M·r_t))·r_t", hypotheses=_QUAD, expected="falsified", instances=_quadratics,
-                  sides=_shrink,
+                  sides=_one_step(lambda eps0: 2 * eps0),  # M = 0: 2(ε0 + M·r_t/(l − M·r_t)) = 2ε0
                   notes="FAILS in the Euclidean norm on ill-conditioned instances, as the spec records (H = diag(1, "
                         "10⁶), E = [[0, 1], [1, 0]], z_t = (0, 1): r_{t+1} = 10.001 > 0.02): H̃⁻¹H = H^{−1/2}(I + "
                         "ε0E)⁻¹H^{1/2} moves error from the stiff to the soft direction by a factor √κ.  The H-norm "
                         "repair holds.")
 
-
-def _shrink_H(t, E, eps0, z):
-    require(linalg.norm2(z) > 0, "z_t ≠ z*")
-    H, z1 = _newton_on_quadratic(t, E, eps0, z)
-    hn = lambda v: mp.sqrt((v.T * H * v)[0])
-    return hn(z1), eps0 / (1 - eps0) * hn(z)
-
-
 claims.inequality(P + "lem14.shrink", "in the H-norm (M = 0): ‖z_{t+1} − z*‖_H ≤ ε0/(1 − ε0)·‖z_t − z*‖_H",
-                  hypotheses=_QUAD, instances=_quadratics, sides=_shrink_H, repair=True,
+                  hypotheses=_QUAD, instances=_quadratics, repair=True,
+                  sides=_one_step(lambda eps0: eps0 / (1 - eps0), h_norm=True),
                   notes="H^{1/2}(z_{t+1}) = (I − (I + ε0E)⁻¹)H^{1/2}z_t, whose factor has norm ≤ ε0/(1 − ε0).")
-
-
-def _induction(t, E, eps0, z):
-    require(linalg.norm2(z) > 0, "z_0 ≠ z*")
-    _, z1 = _newton_on_quadratic(t, E, eps0, z)
-    return linalg.norm2(z1), mp.mpf(4) / 10 * linalg.norm2(z)  # M = 0: M·r ≤ 0.1·l holds; judge r_1 ≤ 0.4·r_0
-
 
 claims.inequality(P + "lem14.induction", "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
                   "and M·r_{t+1} ≤ 0.1·l", hypotheses=_QUAD + "; t = 0 (the premise is then M·r_0 ≤ 0.1·l, true as "
-                  "M = 0)", expected="falsified", instances=_quadratics, sides=_induction,
+                  "M = 0)", expected="falsified", instances=_quadratics,
+                  sides=_one_step(lambda eps0: mp.mpf(4) / 10),  # M = 0: M·r ≤ 0.1·l holds; r_1 ≤ 0.4·r_0
                   notes="AMBIGUOUS in the spec (it follows from lem14.shrink with ε0 ≤ 0.1 and inherits its failure; "
                         "true for κ ≈ 1): the search finds r_1 > 0.4·r_0 on an ill-conditioned quadratic.  In the "
                         "H-norm the contraction ε0/(1 − ε0) ≤ 0.112 ≤ 0.4 holds (repair).")
 
-
-def _induction_H(t, E, eps0, z):
-    require(linalg.norm2(z) > 0, "z_0 ≠ z*")
-    H, z1 = _newton_on_quadratic(t, E, eps0, z)
-    hn = lambda v: mp.sqrt((v.T * H * v)[0])
-    return hn(z1), mp.mpf(4) / 10 * hn(z)
-
-
 claims.inequality(P + "lem14.induction", "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
-                  instances=_quadratics, sides=_induction_H, repair=True)
+                  instances=_quadratics, sides=_one_step(lambda eps0: mp.mpf(4) / 10, h_norm=True), repair=True)
 
 # --- thm1.3 -----------------------------------------------------------------------------------
 
