@@ -100,16 +100,23 @@ def _s_plus(A1, A2):
         require(False, str(exc))
 
 
+def _regularised_block(data, l, s):
+    """(𝖠_{j0}, σ_+(𝖠_{j0}), W, f, v, c) of Lemma 9.1 Part 3 for one H12 instance: σ_+ the smallest nonzero
+    singular value of the block (:func:`_s_plus`) and W = diag(w), w_k = (l/σ_+² + C_0)(1 + s_k), so that the
+    hypothesis min w ≥ l/σ_+² + C_0 holds exactly."""
+    A1, A2, A3, X, Y, B, j0, i0 = data
+    x, y, R, f, v, c = _data(*data)
+    s_plus = _s_plus(A1[j0, :], A2)
+    W = mp.diag([(l / s_plus ** 2 + OB.C0(R)) * (1 + s[k]) for k in range(A1.rows)])
+    return O.kron_block(A1, A2, j0), s_plus, W, f, v, c
+
+
 def _lem9_1_p3(inst):
     data, l, s = to_oracle(inst)
-    A1, A2, A3, X, Y, B, j0, i0 = data
 
     def sides():
-        x, y, R, f, v, c = _data(*data)
-        K = O.kron_block(A1, A2, j0)
-        s_plus = _s_plus(A1[j0, :], A2)  # σ_min(𝖠_{j0}) of this block
-        w = [(l / s_plus ** 2 + OB.C0(R)) * (1 + s[k]) for k in range(A1.rows)]
-        return mp.eye(K.cols) * l, K.T * (O.B_x_paper(f, v, c) + mp.diag(w)) * K
+        K, _, W, f, v, c = _regularised_block(data, l, s)
+        return mp.eye(K.cols) * l, K.T * (O.B_x_paper(f, v, c) + W) * K
 
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
@@ -138,15 +145,11 @@ def _row_space_projector(K):
 
 def _lem9_1_p3_repair(inst):
     data, l, s = to_oracle(inst)
-    A1, A2, A3, X, Y, B, j0, i0 = data
 
     def mats():
-        x, y, R, f, v, c = _data(*data)
-        K = O.kron_block(A1, A2, j0)
-        s_plus = _s_plus(A1[j0, :], A2)
-        w = mp.diag([(l / s_plus ** 2 + OB.C0(R)) * (1 + s[k]) for k in range(A1.rows)])
-        return (_row_space_projector(K) * l, K.T * K * (l / s_plus ** 2), K.T * (O.B_x_paper(f, v, c) + w) * K,
-                K.T * (O.B_x_true(f, v, c) + w) * K)
+        K, s_plus, W, f, v, c = _regularised_block(data, l, s)
+        return (_row_space_projector(K) * l, K.T * K * (l / s_plus ** 2), K.T * (O.B_x_paper(f, v, c) + W) * K,
+                K.T * (O.B_x_true(f, v, c) + W) * K)
 
     return worst(loewner(lambda: mats()[0], lambda: mats()[1]), loewner(lambda: mats()[1], lambda: mats()[2]),
                  loewner(lambda: mats()[1], lambda: mats()[3]))
