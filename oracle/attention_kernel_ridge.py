@@ -235,43 +235,47 @@ def _tensor_parts(bits, name="S_bits"):
     return d1, d2, s1, s2, r1, r2
 
 
-def _hadamard_transform(v, signs):
-    """``H D v̄`` (unnormalised Sylvester H of order len(signs), v zero-padded).
+def _hadamard_integers(v, signs):
+    """``H D v̄`` (unnormalised Sylvester H of order len(signs), v zero-padded) as ``(k, E)``: the
+    exact integers ``k`` with ``H D v̄ ≈ k·2^E``.
 
     The butterflies run on integers: every entry of ``D v̄`` is written as an integer multiple of
     one power of two 2^E, E = ``mp.prec + 2⌈log₂N⌉ + 16`` bits below the largest entry's leading
     bit (``ldexp`` is exact, ``int`` truncates by less than 2^E), so every sum and difference is
-    exact and each output is rounded once, to mpf.  The error is at most N·2^E, below the rounding
-    of one mpf butterfly of the largest entry; the integer sums are also about 20× faster.
+    exact.  The error is at most N·2^E, below the rounding of one mpf butterfly of the largest
+    entry; the integer sums are also about 20× faster.  The callers gather rows from ``k`` and round
+    once, to mpf, only the entries they use.
     """
     N = len(signs)
-    a = [signs[i] * v[i] if i < len(v) else mp.mpf(0) for i in range(N)]
+    a = [signs[i] * v[i] for i in range(min(N, len(v)))]
     big = max((abs(x) for x in a), default=mp.mpf(0))
     if big == 0:
-        return a
+        return np.zeros(N, dtype=object), 0
     E = mp.frexp(big)[1] - (mp.prec + 2 * max(1, (N - 1).bit_length()) + 16)
-    ints = np.array([int(mp.ldexp(x, -E)) for x in a], dtype=object)
+    ints = np.array([int(mp.ldexp(x, -E)) for x in a] + [0] * (N - len(a)), dtype=object)
     h = 1
     while h < N:
         pairs = ints.reshape(-1, 2, h)
         ints = np.stack([pairs[:, 0] + pairs[:, 1], pairs[:, 0] - pairs[:, 1]], axis=1).reshape(N)
         h *= 2
-    return [mp.ldexp(mp.mpf(int(k)), E) for k in ints]
+    return ints, E
 
 
 def _apply_T(parts, x):
     _, signs, rows = parts
-    y = _hadamard_transform(x, [int(s) for s in signs])
+    k, E = _hadamard_integers(x, [int(s) for s in signs])
     c = 1 / mp.sqrt(len(rows))
-    return [c * y[int(k)] for k in rows]
+    return [c * mp.ldexp(mp.mpf(int(k[int(i)])), E) for i in rows]
 
 
 def _apply_S(parts, u, v):
+    """``(1/√m)·(H D₁ū)[r₁]·(H D₂v̄)[r₂]``: each product of two gathered integers is exact, so every
+    output is rounded twice (the product to mpf, then 1/√m)."""
     _, _, s1, s2, r1, r2 = parts
-    a = _hadamard_transform(u, [int(s) for s in s1])
-    b = _hadamard_transform(v, [int(s) for s in s2])
+    a, Ea = _hadamard_integers(u, [int(s) for s in s1])
+    b, Eb = _hadamard_integers(v, [int(s) for s in s2])
     c = 1 / mp.sqrt(len(r1))
-    return [c * a[int(i)] * b[int(j)] for i, j in zip(r1, r2)]
+    return [c * mp.ldexp(mp.mpf(int(a[int(i)]) * int(b[int(j)])), Ea + Eb) for i, j in zip(r1, r2)]
 
 
 def _tree(p: int):
@@ -379,7 +383,7 @@ def ridge_distortion(W, K, lam):
         raise ValueError(f"W has {W.cols} columns; it must have n={K.rows} (one per point)")
     I = mp.eye(K.rows)
     R = _inverse_sqrt(K + lam * I, "K + λI")
-    mu = linalg.eigvalsh(linalg.symmetric_part(R * (W.T * W + lam * I) * R))
+    mu = linalg.eigvalsh(linalg.symmetric_part(R * (linalg.gram(W) + lam * I) * R))
     return max(1 - mu[0], mu[-1] - 1)
 
 
@@ -391,7 +395,7 @@ def plain_distortion(Z, M):
     if Z.cols != M.rows:
         raise ValueError(f"Z has {Z.cols} columns; it must have n={M.rows}")
     R = _inverse_sqrt(M, "M")
-    mu = linalg.eigvalsh(linalg.symmetric_part(R * (Z.T * Z) * R))
+    mu = linalg.eigvalsh(linalg.symmetric_part(R * linalg.gram(Z) * R))
     return max(1 - mu[0], mu[-1] - 1)
 
 
@@ -407,7 +411,7 @@ def richardson_residuals(K, W, y, lam, steps: int):
         raise ValueError(f"W has {W.cols} columns; it must have n={K.rows}")
     y = _column(y, K.rows)
     I = mp.eye(K.rows)
-    B = W.T * W + lam * I
+    B = linalg.gram(W) + lam * I
     A = K + lam * I
     Ph = _inverse_sqrt(B, "WᵀW + λI")
     x = mp.matrix(K.rows, 1)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from math import gcd
 
 import mpmath
+import numpy as np
 from mpmath import mp
 from mpmath.libmp import from_rational, round_nearest
 
@@ -39,6 +40,7 @@ __all__ = [
     "eigvalsh",
     "exact_rank",
     "frobenius",
+    "gram",
     "identity",
     "kron",
     "loewner_margin",
@@ -136,6 +138,26 @@ def cond(M, *, convention: str = "sv"):
     smin = sigma_min(M, convention=convention)
     smax = spectral_norm(M)
     return mp.inf if smin == 0 else smax / smin
+
+
+def gram(M):
+    """MᵀM with every entry the exact dot product of two columns, rounded once.
+
+    An mpf is an integer times a power of two, so each column is written exactly as integers times
+    one power of two (its smallest exponent) and the dot products are summed in integers: no
+    cancellation can cost digits, and it is several times faster than ``M.T * M`` for tall M."""
+    _check_matrix(M, "M")
+    cols = []
+    for j in range(M.cols):
+        parts = [mp.mpf(M[i, j])._mpf_ for i in range(M.rows)]  # (sign, mantissa, exponent, bits)
+        e = min((ex for _, man, ex, _ in parts if man), default=0)
+        cols.append((np.array([(-1) ** sign * (man << (ex - e)) if man else 0 for sign, man, ex, _ in parts], dtype=object), e))
+    G = mp.matrix(M.cols, M.cols)
+    for i, (a, ea) in enumerate(cols):
+        for j in range(i, M.cols):
+            b, eb = cols[j]
+            G[i, j] = G[j, i] = mp.ldexp(mp.mpf(int(np.dot(a, b))), ea + eb)
+    return G
 
 
 def symmetric_part(S):

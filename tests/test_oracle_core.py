@@ -214,3 +214,22 @@ def test_srht_sketch_of_the_oracle_is_the_explicit_hadamard_product(d):
         for k, r in enumerate(rows):
             want = mp.fsum(int(H[r, c]) * Dx[c] for c in range(N)) / mp.sqrt(len(rows))
             assert abs(Z[k, col] - want) <= 8 * mp.mpf(2) ** (-mp.prec) * abs(want), (d, col, k, Z[k, col], want)
+
+
+@given(st.integers(1, 9), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_gram_is_the_exact_dot_product_rounded_once(rows, cols, seed):
+    """linalg.gram(M)[i, j] is ⟨M[:, i], M[:, j]⟩ computed in rationals and rounded once: equal to
+    the correctly rounded Fraction sum even when the terms span 120 orders of magnitude and cancel."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((rows, cols)) * 10.0 ** rng.integers(-60, 60, (rows, cols))
+    X[rng.random((rows, cols)) < 0.2] = 0.0
+    M = to_mp(X)
+    G = linalg.gram(M)
+    for i in range(cols):
+        for j in range(cols):
+            exact = sum(Fraction(float(X[k, i])) * Fraction(float(X[k, j])) for k in range(rows))
+            want = mp.mpf(exact.numerator) / exact.denominator if exact else mp.mpf(0)
+            assert G[i, j] == G[j, i]
+            assert abs(G[i, j] - want) <= mp.mpf(2) ** (1 - mp.prec) * abs(want), (i, j, G[i, j], want)
