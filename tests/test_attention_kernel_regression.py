@@ -308,9 +308,3 @@ def test_kernel_count_adapters_reject_impossible_counts(name, fn, inst, fragment
     assert not out.holds and fragment in out.note, out
 
 
-@pytest.mark.parametrize("name", ["srht_apply_ops", "osnap_apply_ops", "fast_linear_regression_ops",
-                                  "even_powers_iterations"])
-def test_kernel_count_adapters_pass_for_solvers(name):
-    from properties.validate import validate
-
-    assert validate("solvers.adapter", profile="ci", functions=[name], include_claims=False) == 0
