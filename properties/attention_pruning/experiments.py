@@ -145,78 +145,85 @@ def beats_baselines(impl):
                                              f"{worst[2]} = {worst[3]:g}")
 
 
-@claims.check("attention_pruning.emp.lambda_ushape", "the error of ours vs λ is U-shaped, with its minimum near λ ≈ 2⁻⁴",
-              uses=_USES, expected="falsified",
-              notes=_PROTO_NR + "Judged in each scaling: the argmin over λ is interior and within a factor 2⁴ of 2⁻⁴ "
-                             "(λ* ∈ [2⁻⁸, 1] on the grid), and both ends exceed the minimum.")
-def lambda_ushape(impl):
-    fig = figure2(impl, QUICK)
+def _judged_per_scaling(claim_id, statement, *, axis, notes, holds_note="holds in both scalings"):
+    """Declare an empirical claim about Figure 2 judged in each logit scaling (a) and (b) on the QUICK grid's
+    sweep along ``axis`` ("lambda", "n" or "rho"): the decorated ``violations(rows) -> list[str]`` says what
+    fails in one scaling (rows = [(value, {method: (mean error, …)})] along the axis); the claim holds when
+    neither scaling has a violation (the count is judged against 0)."""
+    def declare(violations):
+        def check(impl):
+            fig = figure2(impl, QUICK)
+            bad = [f"({variant}) {v}" for variant in ("a", "b") for v in violations(fig[variant][axis])]
+            return float_outcome(len(bad), 0, note="; ".join(bad) or holds_note)
+
+        check.__name__, check.__qualname__ = violations.__name__, violations.__qualname__
+        return claims.check(claim_id, statement, uses=_USES, expected="falsified", notes=_PROTO_NR + notes)(check)
+
+    return declare
+
+
+@_judged_per_scaling(
+    "attention_pruning.emp.lambda_ushape", "the error of ours vs λ is U-shaped, with its minimum near λ ≈ 2⁻⁴",
+    axis="lambda", holds_note="U-shaped in both scalings",
+    notes="Judged in each scaling: the argmin over λ is interior and within a factor 2⁴ of 2⁻⁴ (λ* ∈ [2⁻⁸, 1] on the "
+          "grid), and both ends exceed the minimum.")
+def lambda_ushape(rows):
+    errs = [r["ours (M)"][0] for _, r in rows]
+    k = int(np.argmin(errs))
+    lam_star = rows[k][0]
+    if not (0 < k < len(rows) - 1 and 2.0 ** -8 <= lam_star <= 1.0):
+        return [f"argmin λ = {lam_star:g}, errors {np.round(errs, 3).tolist()}"]
+    return []
+
+
+@_judged_per_scaling(
+    "attention_pruning.emp.n_growth", "the error grows with n for all methods; ours grows slowest", axis="n",
+    notes="Judged in each scaling: every method's mean error is non-decreasing along n, and ours' rise err(n_max) − "
+          "err(n_min) is the smallest of ours, Wanda and SparseGPT.")
+def n_growth(rows):
     bad = []
-    for variant in ("a", "b"):
-        rows = fig[variant]["lambda"]
-        errs = [r["ours (M)"][0] for _, r in rows]
-        k = int(np.argmin(errs))
-        lam_star = rows[k][0]
-        if not (0 < k < len(rows) - 1 and 2.0 ** -8 <= lam_star <= 1.0):
-            bad.append(f"({variant}) argmin λ = {lam_star:g}, errors {np.round(errs, 3).tolist()}")
-    return float_outcome(len(bad), 0, note="; ".join(bad) or "U-shaped in both scalings")
+    for m in ("ours (M)", "Wanda", "SparseGPT"):
+        errs = [r[m][0] for _, r in rows]
+        if np.any(np.diff(errs) < 0):
+            bad.append(f"{m} not monotone in n: {np.round(errs, 3).tolist()}")
+    rise = {m: rows[-1][1][m][0] - rows[0][1][m][0] for m in ("ours (M)", "Wanda", "SparseGPT")}
+    if rise["ours (M)"] > min(rise["Wanda"], rise["SparseGPT"]):
+        bad.append(f"rises {', '.join(f'{m} {v:+.3f}' for m, v in rise.items())}")
+    return bad
 
 
-@claims.check("attention_pruning.emp.n_growth", "the error grows with n for all methods; ours grows slowest",
-              uses=_USES, expected="falsified",
-              notes=_PROTO_NR + "Judged in each scaling: every method's mean error is non-decreasing along n, and ours' "
-                             "rise err(n_max) − err(n_min) is the smallest of ours, Wanda and SparseGPT.")
-def n_growth(impl):
-    fig = figure2(impl, QUICK)
+@_judged_per_scaling(
+    "attention_pruning.emp.wanda_vs_sparsegpt_n", "Wanda beats SparseGPT at large n and is comparable to it at small n",
+    axis="n",
+    notes="Judged in each scaling: err(Wanda) < err(SparseGPT) at the largest n, and |difference| ≤ 10% of the larger "
+          "at the smallest n.")
+def wanda_vs_sparsegpt_n(rows):
     bad = []
-    for variant in ("a", "b"):
-        rows = fig[variant]["n"]
-        for m in ("ours (M)", "Wanda", "SparseGPT"):
-            errs = [r[m][0] for _, r in rows]
-            if np.any(np.diff(errs) < 0):
-                bad.append(f"({variant}) {m} not monotone in n: {np.round(errs, 3).tolist()}")
-        rise = {m: rows[-1][1][m][0] - rows[0][1][m][0] for m in ("ours (M)", "Wanda", "SparseGPT")}
-        if rise["ours (M)"] > min(rise["Wanda"], rise["SparseGPT"]):
-            bad.append(f"({variant}) rises {', '.join(f'{m} {v:+.3f}' for m, v in rise.items())}")
-    return float_outcome(len(bad), 0, note="; ".join(bad) or "holds in both scalings")
+    lo, hi = rows[0][1], rows[-1][1]
+    if not hi["Wanda"][0] < hi["SparseGPT"][0]:
+        bad.append(f"n = {rows[-1][0]}: Wanda {hi['Wanda'][0]:.3f} vs SparseGPT {hi['SparseGPT'][0]:.3f}")
+    if abs(lo["Wanda"][0] - lo["SparseGPT"][0]) > 0.1 * max(lo["Wanda"][0], lo["SparseGPT"][0]):
+        bad.append(f"n = {rows[0][0]}: Wanda {lo['Wanda'][0]:.3f} vs SparseGPT {lo['SparseGPT'][0]:.3f}")
+    return bad
 
 
-@claims.check("attention_pruning.emp.wanda_vs_sparsegpt_n", "Wanda beats SparseGPT at large n and is comparable to it "
-              "at small n", uses=_USES, expected="falsified",
-              notes=_PROTO_NR + "Judged in each scaling: err(Wanda) < err(SparseGPT) at the largest n, and |difference| ≤ "
-                             "10% of the larger at the smallest n.")
-def wanda_vs_sparsegpt_n(impl):
-    fig = figure2(impl, QUICK)
+@_judged_per_scaling(
+    "attention_pruning.emp.rho_growth", "the error grows with ρ for all methods; ours is lowest at every ρ; Wanda and "
+    "SparseGPT track each other", axis="rho",
+    notes="Judged in each scaling: non-decreasing in ρ for every method, ours below both baselines at every ρ, and "
+          "|Wanda − SparseGPT| ≤ 20% of the larger at every ρ.")
+def rho_growth(rows):
     bad = []
-    for variant in ("a", "b"):
-        rows = fig[variant]["n"]
-        lo, hi = rows[0][1], rows[-1][1]
-        if not hi["Wanda"][0] < hi["SparseGPT"][0]:
-            bad.append(f"({variant}) n = {rows[-1][0]}: Wanda {hi['Wanda'][0]:.3f} vs SparseGPT {hi['SparseGPT'][0]:.3f}")
-        if abs(lo["Wanda"][0] - lo["SparseGPT"][0]) > 0.1 * max(lo["Wanda"][0], lo["SparseGPT"][0]):
-            bad.append(f"({variant}) n = {rows[0][0]}: Wanda {lo['Wanda'][0]:.3f} vs SparseGPT {lo['SparseGPT'][0]:.3f}")
-    return float_outcome(len(bad), 0, note="; ".join(bad) or "holds in both scalings")
-
-
-@claims.check("attention_pruning.emp.rho_growth", "the error grows with ρ for all methods; ours is lowest at every ρ; "
-              "Wanda and SparseGPT track each other", uses=_USES, expected="falsified",
-              notes=_PROTO_NR + "Judged in each scaling: non-decreasing in ρ for every method, ours below both baselines at "
-                             "every ρ, and |Wanda − SparseGPT| ≤ 20% of the larger at every ρ.")
-def rho_growth(impl):
-    fig = figure2(impl, QUICK)
-    bad = []
-    for variant in ("a", "b"):
-        rows = fig[variant]["rho"]
-        for m in METHODS:
-            errs = [r[m][0] for _, r in rows]
-            if np.any(np.diff(errs) < 0):
-                bad.append(f"({variant}) {m} not monotone in ρ")
-        for rho, r in rows:
-            if not r["ours (M)"][0] < min(r["Wanda"][0], r["SparseGPT"][0]):
-                bad.append(f"({variant}) ρ = {rho:g}: ours {r['ours (M)'][0]:.3f} not lowest")
-            if abs(r["Wanda"][0] - r["SparseGPT"][0]) > 0.2 * max(r["Wanda"][0], r["SparseGPT"][0]):
-                bad.append(f"({variant}) ρ = {rho:g}: Wanda and SparseGPT apart")
-    return float_outcome(len(bad), 0, note="; ".join(bad) or "holds in both scalings")
+    for m in METHODS:
+        errs = [r[m][0] for _, r in rows]
+        if np.any(np.diff(errs) < 0):
+            bad.append(f"{m} not monotone in ρ")
+    for rho, r in rows:
+        if not r["ours (M)"][0] < min(r["Wanda"][0], r["SparseGPT"][0]):
+            bad.append(f"ρ = {rho:g}: ours {r['ours (M)'][0]:.3f} not lowest")
+        if abs(r["Wanda"][0] - r["SparseGPT"][0]) > 0.2 * max(r["Wanda"][0], r["SparseGPT"][0]):
+            bad.append(f"ρ = {rho:g}: Wanda and SparseGPT apart")
+    return bad
 
 
 claims.not_applicable("attention_pruning.emp.real_llama", "on Llama 3.2-1B with C4 (8 calibration and 128 evaluation "
@@ -316,7 +323,7 @@ def main(argv=None, prog: str = "python -m properties experiment attention_pruni
     paths.append(f"{args.out}/table.md")
     print(table)
     if real:
-        res = real_model.run(impl, steps=40 if args.quick else 300, rhos=rhos, progress=progress)
+        res = real_model.run(impl, steps=real_model.QUICK_STEPS if args.quick else 300, rhos=rhos, progress=progress)
         paths.append(real_model.plot(res, args.out))
         rt = real_model.table(res)
         with open(f"{args.out}/minilm.md", "w", encoding="utf-8") as fh:

@@ -26,10 +26,13 @@ import os
 
 import numpy as np
 
-__all__ = ["LAM", "METHODS", "QUICK_RHOS", "RHOS", "load_sentences", "model_dir", "plot", "progress_steps", "run", "table"]
+__all__ = ["LAM", "METHODS", "QUICK_RHOS", "QUICK_STEPS", "RHOS", "load_sentences", "model_dir", "plot", "progress_steps",
+           "run", "table"]
 
 RHOS = (0.3, 0.5, 0.7)
 QUICK_RHOS = (0.5,)
+QUICK_STEPS = 40
+"""ρ and momentum steps of ``--quick`` (the full run: :data:`RHOS`, 300 steps)."""
 LAM = 1e-4
 METHODS = ("ours (M)", "ours (|M∘W|)", "Wanda", "SparseGPT", "magnitude")
 _DATA = os.path.join(os.path.dirname(__file__), "data", "sentence_pairs.tsv")
