@@ -252,6 +252,7 @@ def main(argv=None):
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--optx-gflop", type=float, default=30.0,
                    help="(b) skip an optimistix method whose estimated work per run exceeds this many GFLOP")
+    p.add_argument("--sizes", nargs="+", metavar="N,D", help="(b) the (n, d) instances, e.g. 4096,16 8192,16")
     p.add_argument("--child", nargs=3, metavar=("FORM", "N", "D"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -260,6 +261,10 @@ def main(argv=None):
     ns = (256, 512) if args.quick else (256, 512, 1024, 2048, 4096)
     ds = (16,) if args.quick else (16, 32, 64)
     sizes = ((256, 4),) if args.quick else ((256, 4), (512, 8), (1024, 16), (2048, 16))
+    if args.sizes:
+        sizes = tuple(tuple(int(v) for v in s.split(",")) for s in args.sizes)
+        if any(len(s) != 2 or min(s) < 1 for s in sizes):
+            p.error("--sizes takes N,D pairs of positive integers")
     print(machine_info(), f"OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}")
     if "b" in args.part:
         print("\n(b) Newton on L_tot (reading b, w = 2·1) from z0 = 0 to ‖z − z*‖₂ ≤ 1e-8")
