@@ -327,3 +327,14 @@ def test_feature_route_memory_is_n_times_m():
     assert temp <= 8 * (4 * n * m + 8 * m * m + 8 * n), f"temporary memory {temp} B exceeds O(n·m) (n={n}, m={m})"
     assert temp < 8 * n * n / 100, f"temporary memory {temp} B is not ≪ the n×n kernel ({8 * n * n} B)"
 
+
+
+def test_validator_fails_a_taylor_solve_that_truncates_too_early():
+    """The taylor_ridge_solve contract (residual against the exact kernel) catches a degree chosen for the wrong ε."""
+    import io
+
+    from properties.validate import validate
+
+    out = io.StringIO()
+    assert validate("tests.meta.toy.short_taylor_ridge", profile="ci", include_claims=False, stream=out) == 1
+    assert "FAIL taylor_ridge_solve" in out.getvalue() and "residual" in out.getvalue(), out.getvalue()

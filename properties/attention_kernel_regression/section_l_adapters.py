@@ -10,7 +10,7 @@ Tolerance rules (u = 2⁻⁵³; first-order rounding analysis of the algorithm a
   each TensorSRHT node adds the two FWHTs' log₂m' levels, one product and the scaling, and the errors of a
   product of p leaves add up (p leaves, p − 1 internal nodes counted with multiplicity); W_g's division by
   √l! adds 2u.  The exact side is built by the oracle from the same bits.
-- ``kernel_ridge_solve``: the guarantee ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ plus the rounding of the residual the solver
+- ``kernel_ridge_solve``, ``taylor_ridge_solve``: the guarantee ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ plus the rounding of the residual the solver
   measures, 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ (one exp and a d-term inner product per entry, an n-term sum).
 - ``preconditioned_gd`` (one step, ``max_iter = 1``): x̂₁ = SᵀRΦᵀRᵀSy exactly as stated; relative error
   ≤ 64·(m + s + n)·u·κ(SWᵀ)² (backward-stable SVD: first order κ(SWᵀ); the explicitly formed
@@ -163,6 +163,19 @@ def _ridge_instances():
         st.integers(0, 2**16))))
 
 
+def _ridge_rule(X, y, lam, eps, x, name):
+    """The kernel ridge guarantee ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ plus the rounding of the residual a float64 solver
+    measures (module docstring), judged at 50 digits."""
+    d, n = X.shape
+    x = output(x, name, shape=(n,))
+    with mp.workdps(50):
+        Xm, ym, xm = to_mp(X), to_mp(y), to_mp(x)
+        K = R.attention_kernel(Xm)
+        res = linalg.norm2((K + mp.mpf(lam) * mp.eye(n)) * xm - ym)
+        tol = eps * linalg.norm2(ym) + 4 * (n + d + 4) * U * (linalg.spectral_norm(K) + lam) * linalg.norm2(xm)
+        return within(res, tol, f"n={n}, λ={lam:.3g}, ε={eps:.2g}: residual {mp.nstr(res, 4)}")
+
+
 @adapters("kernel_ridge_solve", signature="kernel_ridge_solve(X: (d, n) array, y: (n,) array, lam: float, eps: float, "
                                            "seed: int) -> (n,) array",
           doc="x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) (Algorithm 7R: W_g-preconditioned Richardson)",
@@ -170,17 +183,22 @@ def _ridge_instances():
           strategy=_ridge_instances, max_examples=10, seeded="seed")
 def _kernel_ridge_solve(inst, fn):
     X, y, lam, log_eps, seed = inst
-    d, n = X.shape
-    if not np.any(y):
-        y = np.ones(n)
+    y = y if np.any(y) else np.ones(X.shape[1])
     eps = 10.0**log_eps
-    x = output(fn(X.copy(), y.copy(), lam, eps, seed), "kernel_ridge_solve", shape=(n,))
-    with mp.workdps(50):
-        Xm, ym, xm = to_mp(X), to_mp(y), to_mp(x)
-        K = R.attention_kernel(Xm)
-        res = linalg.norm2((K + mp.mpf(lam) * mp.eye(n)) * xm - ym)
-        tol = eps * linalg.norm2(ym) + 4 * (n + d + 4) * U * (linalg.spectral_norm(K) + lam) * linalg.norm2(xm)
-        return within(res, tol, f"n={n}, λ={lam:.3g}, ε={eps:.2g}: residual {mp.nstr(res, 4)}")
+    return _ridge_rule(X, y, lam, eps, fn(X.copy(), y.copy(), lam, eps, seed), "kernel_ridge_solve")
+
+
+@adapters("taylor_ridge_solve", signature="taylor_ridge_solve(X: (d, n) array, y: (n,) array, lam: float, eps: float) "
+                                           "-> (n,) array",
+          doc="x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX), deterministic (the exact Taylor features of Q_q, def.Q, "
+              "solved in feature space)",
+          tolerance="‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖",
+          strategy=_ridge_instances, max_examples=10)
+def _taylor_ridge_solve(inst, fn):
+    X, y, lam, log_eps, _ = inst
+    y = y if np.any(y) else np.ones(X.shape[1])
+    eps = 10.0**log_eps
+    return _ridge_rule(X, y, lam, eps, fn(X.copy(), y.copy(), lam, eps), "taylor_ridge_solve")
 
 
 def _gd_instances():

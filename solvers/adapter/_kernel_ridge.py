@@ -17,6 +17,7 @@ __all__ = [
     "kernel_ridge_solve",
     "preconditioned_gd",
     "preconditioned_gd_ops",
+    "taylor_ridge_solve",
     "tensor_sketch",
     "tensor_sketch_ops",
 ]
@@ -40,6 +41,10 @@ def attention_features(bits, X):
 
 def kernel_ridge_solve(X, y, lam, eps, seed):
     return np.asarray(_kr.kernel_ridge_solve(X, y, float(lam), eps=float(eps), key=int(seed)).x)
+
+
+def taylor_ridge_solve(X, y, lam, eps):
+    return np.asarray(_kr.taylor_ridge_solve(X, y, float(lam), eps=float(eps)).x)
 
 
 def preconditioned_gd(X, y, feature_bits, s_bits, eps, max_iter):
