@@ -176,29 +176,33 @@ def _ridge_rule(X, y, lam, eps, x, name):
         return within(res, tol, f"n={n}, λ={lam:.3g}, ε={eps:.2g}: residual {mp.nstr(res, 4)}")
 
 
-@adapters("kernel_ridge_solve", signature="kernel_ridge_solve(X: (d, n) array, y: (n,) array, lam: float, eps: float, "
-                                           "seed: int) -> (n,) array",
-          doc="x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) (Algorithm 7R: W_g-preconditioned Richardson)",
-          tolerance="‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖",
-          strategy=_ridge_instances, max_examples=10, seeded="seed")
-def _kernel_ridge_solve(inst, fn):
-    X, y, lam, log_eps, seed = inst
-    y = y if np.any(y) else np.ones(X.shape[1])
-    eps = 10.0**log_eps
-    return _ridge_rule(X, y, lam, eps, fn(X.copy(), y.copy(), lam, eps, seed), "kernel_ridge_solve")
+_RIDGE_TOLERANCE = "‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖"
+_RIDGE_SOLVERS = {  # name → (extra signature argument, what the solver is)
+    "kernel_ridge_solve": (", seed: int", "Algorithm 7R: W_g-preconditioned Richardson"),
+    "taylor_ridge_solve": ("", "deterministic: the exact Taylor features of Q_q, def.Q, solved in feature space"),
+}
 
 
-@adapters("taylor_ridge_solve", signature="taylor_ridge_solve(X: (d, n) array, y: (n,) array, lam: float, eps: float) "
-                                           "-> (n,) array",
-          doc="x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX), deterministic (the exact Taylor features of Q_q, def.Q, "
-              "solved in feature space)",
-          tolerance="‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖",
-          strategy=_ridge_instances, max_examples=10)
-def _taylor_ridge_solve(inst, fn):
-    X, y, lam, log_eps, _ = inst
-    y = y if np.any(y) else np.ones(X.shape[1])
-    eps = 10.0**log_eps
-    return _ridge_rule(X, y, lam, eps, fn(X.copy(), y.copy(), lam, eps), "taylor_ridge_solve")
+def _ridge_adapter(name):
+    """Both kernel ridge solvers are judged by one rule (:func:`_ridge_rule`); ``kernel_ridge_solve``
+    also takes the seed of its sketch."""
+    extra, what = _RIDGE_SOLVERS[name]
+    seeded = bool(extra)
+
+    def compare(inst, fn):
+        X, y, lam, log_eps, seed = inst
+        y = y if np.any(y) else np.ones(X.shape[1])
+        eps = 10.0**log_eps
+        x = fn(X.copy(), y.copy(), lam, eps, seed) if seeded else fn(X.copy(), y.copy(), lam, eps)
+        return _ridge_rule(X, y, lam, eps, x, name)
+
+    adapters(name, signature=f"{name}(X: (d, n) array, y: (n,) array, lam: float, eps: float{extra}) -> (n,) array",
+             doc=f"x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) ({what})", tolerance=_RIDGE_TOLERANCE,
+             strategy=_ridge_instances, max_examples=10, seeded="seed" if seeded else None)(compare)
+
+
+for _name in _RIDGE_SOLVERS:
+    _ridge_adapter(_name)
 
 
 def _gd_instances():
