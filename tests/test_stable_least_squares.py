@@ -184,7 +184,7 @@ def test_benchmark_quick_run_writes_the_map(tmp_path):
     rows = json.loads(js.read_text())
     assert rows and all(set(r) == set(bench.COLUMNS) for r in rows), rows[0]
     methods = {r["method"] for r in rows}
-    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=12d"}, methods
+    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d"}, methods
     assert png.stat().st_size > 10_000
     cell = {r["method"]: r for r in rows if r["d"] == 32 and r["kappa"] == 1e8 and r["residual"] == 1e-10}
     assert cell["cholesky"]["forward_vs_qr"] > 1e3, cell["cholesky"]  # κ² u against κ u
