@@ -222,3 +222,18 @@ def test_bad_input(well, call, match):
     A, b = well
     with pytest.raises(ValueError, match=match):
         call(A, b)
+
+
+@pytest.mark.parametrize("n, d", [(1, 1), (511, 8), (1300, 64), (1030, 100), (300, 1024)])
+def test_fused_pass_is_the_two_products(n, d):
+    """The one-pass products r = Av − b and Aᵀr equal numpy's two passes to rounding, whatever the row blocks
+    (block sizes 512, 327 and 64 for these d; n leaves a partial last block or none at all)."""
+    from solvers.least_squares import fused_pass
+
+    rng = np.random.default_rng(n + d)
+    A, v, b = rng.standard_normal((n, d)), rng.standard_normal(d), rng.standard_normal(n)
+    r, g = jax.jit(lambda A, v, b: fused_pass(A, v, b, True))(A, v, b)
+    want = A @ v - b
+    assert np.max(np.abs(np.asarray(r) - want)) <= 4 * d * 2.0**-53 * np.max(np.abs(A) @ np.abs(v) + np.abs(b))
+    scale = np.abs(A).T @ (np.abs(A) @ np.abs(v) + np.abs(b))
+    assert np.all(np.abs(np.asarray(g) - A.T @ want) <= 4 * (n + d) * 2.0**-53 * scale)
