@@ -93,7 +93,7 @@ CASES = [
                        ("singular_values", linalg.singular_values), ("spectral_norm", linalg.spectral_norm),
                        ("sigma_min", linalg.sigma_min), ("cond", linalg.cond), ("symmetric_part", linalg.symmetric_part),
                        ("eigvalsh", linalg.eigvalsh), ("vec", linalg.vec), ("sym", linalg.sym), ("norm", linalg.norm),
-                       ("exact_rank", linalg.exact_rank)]
+                       ("exact_rank", linalg.exact_rank), ("gram", linalg.gram)]
       for kind, bad, rx in [("NaN", NAN_M, r"must be finite: entry \(0,1\) is nan"),
                             ("inf", INF_M, r"must be finite: entry \(1,0\) is \+?inf"),
                             ("mpc", MPC_M, r"must be real: entry \(1,1\)")]],
