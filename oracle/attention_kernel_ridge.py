@@ -20,7 +20,7 @@ import numpy as np
 from mpmath import mp
 
 from . import linalg
-from .precision import as_float_array, to_mp
+from .precision import as_float_array, check_int, to_mp
 
 __all__ = [
     "MAX_DEGREE",
@@ -73,16 +73,6 @@ def _positive(lam, name="lam"):
     return lam
 
 
-def _int(value, name, minimum, maximum=None):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}={value!r} must be an int")
-    value = int(value)
-    if value < minimum or (maximum is not None and value > maximum):
-        hi = "" if maximum is None else f" and <= {maximum}"
-        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
-    return value
-
-
 def _column(y, n, name="y"):
     if isinstance(y, mp.matrix):
         v = y
@@ -108,14 +98,14 @@ def attention_kernel(X):
 
 def tensor_gram(X, p: int):
     """``(X^{⊗p})ᵀX^{⊗p} = (XᵀX)^{∘p}`` (id.tensor_gram), the Gram of the degree-p tensors."""
-    p = _int(p, "p", 0, MAX_DEGREE)
+    p = check_int(p, "p", minimum=0, maximum=MAX_DEGREE)
     G = _gram(_data(X))
     return mp.matrix([[G[i, j] ** p for j in range(G.cols)] for i in range(G.rows)])
 
 
 def taylor_kernel(X, q: int):
     """``Q_q = Σ_{l=0}^{q} (XᵀX)^{∘l}/l!`` (def.Q: q + 1 terms)."""
-    q = _int(q, "q", 0, MAX_DEGREE)
+    q = check_int(q, "q", minimum=0, maximum=MAX_DEGREE)
     G = _gram(_data(X))
     return mp.matrix([[mp.fsum(G[i, j] ** l / mp.factorial(l) for l in range(q + 1)) for j in range(G.cols)]
                       for i in range(G.rows)])
@@ -124,7 +114,7 @@ def taylor_kernel(X, q: int):
 def taylor_remainder(X, q: int):
     """``K − Q_q = Σ_{l>q} (XᵀX)^{∘l}/l!`` summed as its own series (no cancellation against K):
     entry g gives ``Σ_{l>q} g^l/l!``, summed until the terms fall below the working precision."""
-    q = _int(q, "q", 0, MAX_DEGREE)
+    q = check_int(q, "q", minimum=0, maximum=MAX_DEGREE)
     G = _gram(_data(X))
     eps = mp.mpf(10) ** (-(mp.dps + 5))
 
@@ -147,8 +137,8 @@ def taylor_tail(r, n: int, q: int):
     r = mp.mpf(r)
     if not mp.isfinite(r) or r < 0:
         raise ValueError(f"r={mp.nstr(r, 5)} must be a finite number >= 0")
-    n = _int(n, "n", 1)
-    q = _int(q, "q", 0, MAX_DEGREE)
+    n = check_int(n, "n", minimum=1)
+    q = check_int(q, "q", minimum=0, maximum=MAX_DEGREE)
     mu = r * r
     if mu == 0:
         return mp.mpf(0)
@@ -294,7 +284,7 @@ def tensor_sketch(X, p: int, T_bits, S_bits):
     ``z = S(z ⊗ w_i)`` for the other set bits i of p in increasing order; ``z`` sketches ``x^{⊗p}``.
     """
     X = _data(X)
-    p = _int(p, "p", 1, MAX_DEGREE)
+    p = check_int(p, "p", minimum=1, maximum=MAX_DEGREE)
     T = _srht_parts(T_bits)
     if T[0] != X.rows:
         raise ValueError(f"T_bits['n']={T[0]} must equal the data dimension d=X.rows={X.rows}")
@@ -325,8 +315,8 @@ def sketch_magnitude(X, p: int, m: int):
     (each gathered entry of ``H D ū`` sums m terms of size a_u).  Returns the 1×n row of these
     magnitudes: the scale of the rounding error of a float64 evaluation of Algorithm 8."""
     X = _data(X)
-    p = _int(p, "p", 1, MAX_DEGREE)
-    m = _int(m, "m", 1)
+    p = check_int(p, "p", minimum=1, maximum=MAX_DEGREE)
+    m = check_int(m, "m", minimum=1)
     L, E = _tree(p)
     out = mp.matrix(1, X.cols)
     for col in range(X.cols):
@@ -406,7 +396,7 @@ def richardson_residuals(K, W, y, lam, steps: int):
     K = _square(K)
     W = _data(W, "W")
     lam = _positive(lam)
-    steps = _int(steps, "steps", 0, 10_000)
+    steps = check_int(steps, "steps", minimum=0, maximum=10_000)
     if W.cols != K.rows:
         raise ValueError(f"W has {W.cols} columns; it must have n={K.rows}")
     y = _column(y, K.rows)

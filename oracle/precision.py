@@ -110,13 +110,16 @@ def check_mp(value, name: str):
     raise ValueError(f"{name} must be a real number or mp.matrix, got {type(value).__name__} {_shown(value)}")
 
 
-def check_int(value, name: str, *, minimum: int | None = None) -> int:
-    """``value`` as a Python int (not bool), ``>= minimum`` when given; ValueError naming ``name``."""
+def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as a Python int (not bool), in ``[minimum, maximum]`` for the bounds given; ValueError
+    naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise ValueError(f"{name}={_shown(value)} must be an int")
     value = int(value)
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name}={value} must be >= {minimum}")
+    low = minimum is not None and value < minimum
+    if low or (maximum is not None and value > maximum):
+        rule = " and ".join(f"{op} {b}" for op, b in ((">=", minimum), ("<=", maximum)) if b is not None)
+        raise ValueError(f"{name}={value} must be {rule}")
     return value
 
 

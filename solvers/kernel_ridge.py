@@ -66,7 +66,6 @@ from .kernel_taylor import (
     FeatureRidgeResult,
     check_data,
     check_fraction,
-    check_int,
     check_positive,
     check_vector,
     feature_ridge_solve,
@@ -77,6 +76,7 @@ from .kernel_taylor import (
     taylor_tail,
 )
 from .newton import Status
+from .sketches import check_int
 
 __all__ = [
     "EXP_LIMIT",

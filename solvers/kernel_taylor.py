@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from numbers import Integral, Real
+from numbers import Real
 from typing import NamedTuple
 
 import jax
@@ -26,6 +26,7 @@ from jax import lax
 
 from . import sketches as sk
 from .newton import Status
+from .sketches import check_int
 
 __all__ = [
     "EXP_LIMIT",
@@ -33,7 +34,6 @@ __all__ = [
     "FeatureRidgeResult",
     "check_data",
     "check_fraction",
-    "check_int",
     "check_positive",
     "check_vector",
     "feature_ridge_solve",
@@ -78,16 +78,6 @@ def check_fraction(value, name, upper):
     value = check_positive(value, name)
     if value >= upper:
         raise ValueError(f"{name}={value!r} must be < {upper}")
-    return value
-
-
-def check_int(value, name, minimum, maximum=None):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        raise ValueError(f"{name}={value!r} must be an int")
-    value = int(value)
-    if value < minimum or (maximum is not None and value > maximum):
-        hi = "" if maximum is None else f" and <= {maximum}"
-        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
     return value
 
 

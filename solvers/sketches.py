@@ -38,6 +38,7 @@ __all__ = [
     "SKETCHES",
     "as_key",
     "check_input",
+    "check_int",
     "countsketch",
     "countsketch_apply",
     "countsketch_bits",
@@ -92,12 +93,15 @@ def as_key(key, name: str = "key") -> jax.Array:
     )
 
 
-def _check_int(value, name: str, minimum: int) -> int:
+def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as a Python int (not bool) in ``[minimum, maximum]``; ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise ValueError(f"{name}={value!r} must be an int")
-    if int(value) < minimum:
-        raise ValueError(f"{name}={value!r} must be >= {minimum}")
-    return int(value)
+    value = int(value)
+    if value < minimum or (maximum is not None and value > maximum):
+        hi = "" if maximum is None else f" and <= {maximum}"
+        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
+    return value
 
 
 def check_input(M, name: str, ndims=(1, 2)) -> jax.Array:
@@ -190,7 +194,7 @@ def _overflow_safe(apply, Ms: tuple, what: str):
 
 def next_pow2(n: int) -> int:
     """``2^{⌈log2 n⌉}`` (``n ≥ 1``): the zero-padded length of an SRHT input (spec def.srht)."""
-    n = _check_int(n, "n", 1)
+    n = check_int(n, "n", 1)
     return 1 << (n - 1).bit_length()
 
 
@@ -263,8 +267,8 @@ def srht_bits(key, n: int, m: int) -> dict:
     unnormalised Sylvester–Hadamard matrix of order ``n_pad``, ``D = diag(signs)`` and
     ``P[k] = e_{rows[k]}ᵀ``. Equivalently ``sqrt(n_pad/m) · P · (H/√n_pad) · D · [I; 0]``.
     """
-    n = _check_int(n, "n", 1)
-    m = _check_int(m, "m", 1)
+    n = check_int(n, "n", 1)
+    m = check_int(m, "m", 1)
     n_pad = next_pow2(n)
     k1, k2 = jax.random.split(as_key(key))
     signs = np.asarray(jax.random.rademacher(k1, (n_pad,), dtype=jnp.int8))
@@ -328,9 +332,9 @@ def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
     un-padded coordinates, ``P`` selecting row ``rows1[k]·d2p + rows2[k]``. Hence
     ``S(x⊗y)[k] = (1/√m) (H1 D1 x̄)[rows1[k]] · (H2 D2 ȳ)[rows2[k]]``.
     """
-    d1 = _check_int(d1, "d1", 1)
-    d2 = _check_int(d2, "d2", 1)
-    m = _check_int(m, "m", 1)
+    d1 = check_int(d1, "d1", 1)
+    d2 = check_int(d2, "d2", 1)
+    m = check_int(m, "m", 1)
     d1p, d2p = next_pow2(d1), next_pow2(d2)
     k1, k2, k3, k4 = jax.random.split(as_key(key), 4)
     return {
@@ -449,9 +453,9 @@ def osnap_bits(key, n: int, m: int, s: int) -> dict:
     ``S[rows[t, j], j] += signs[t, j]/√s`` (a sum, so the definition stays valid for any rows).
     ``S @ M`` costs ``s · nnz(M)`` multiply-adds (scatter-add).
     """
-    n = _check_int(n, "n", 1)
-    m = _check_int(m, "m", 1)
-    s = _check_int(s, "s", 1)
+    n = check_int(n, "n", 1)
+    m = check_int(m, "m", 1)
+    s = check_int(s, "s", 1)
     if s > m:
         raise ValueError(f"s={s} must be <= m={m}")
     k1, k2 = jax.random.split(as_key(key))
@@ -518,8 +522,8 @@ def countsketch_bits(key, n: int, m: int) -> dict:
 
     **Matrix:** ``S[rows[j], j] = signs[j]``, all other entries 0. ``S @ M`` costs ``nnz(M)``.
     """
-    n = _check_int(n, "n", 1)
-    m = _check_int(m, "m", 1)
+    n = check_int(n, "n", 1)
+    m = check_int(m, "m", 1)
     k1, k2 = jax.random.split(as_key(key))
     rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, m, dtype=jnp.int64), k1, (n,)).astype(np.int64)
     signs = _draws(lambda k, shape: jax.random.rademacher(k, shape, dtype=jnp.int8), k2, (n,)).astype(np.int8)
@@ -552,8 +556,8 @@ def gaussian_bits(key, n: int, m: int) -> dict:
 
     **Matrix:** ``S = g / √m`` (so ``E‖Sx‖² = ‖x‖²``).
     """
-    n = _check_int(n, "n", 1)
-    m = _check_int(m, "m", 1)
+    n = check_int(n, "n", 1)
+    m = check_int(m, "m", 1)
     return {"g": _draws(lambda k, shape: jax.random.normal(k, shape, dtype=jnp.float64), as_key(key), (m, n))}
 
 

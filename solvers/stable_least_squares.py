@@ -32,7 +32,7 @@ Randomness: ``key`` (a ``jax.random`` key or an int seed, :func:`solvers.sketche
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Real
 from typing import NamedTuple
 
 import jax
@@ -66,12 +66,6 @@ class StableResult(NamedTuple):
     sketch: str
     sketch_rows: int
     qr_shape: tuple
-
-
-def _check_int(value, name: str, lo: int, hi: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or not lo <= value <= hi:
-        raise ValueError(f"{name}={value!r} must be an int in [{lo}, {hi}]")
-    return int(value)
 
 
 def _check_real(value, name: str, lo: float, hi: float) -> float:
@@ -143,10 +137,10 @@ def spir(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, s
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
     oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
-    sparsity = _check_int(sparsity, "sparsity", 1, 2**31 - 1)
-    refinements = _check_int(refinements, "refinements", 1, 16)
+    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
+    refinements = sk.check_int(refinements, "refinements", 1, 16)
     tol = _check_real(tol, "tol", _U, 1.0)
-    max_iterations = _check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
+    max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
     rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
     key = sk.as_key(key)
     A, a_exp = unit_scale(A)

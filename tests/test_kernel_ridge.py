@@ -7,6 +7,7 @@ the validator on ``solvers.adapter``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import jax
@@ -128,12 +129,18 @@ def test_taylor_degree_matches_oracle():
 # ----------------------------------------------------------------------------- Algorithm 7R
 
 
-def test_kernel_ridge_solve_meets_its_residual_rule_and_the_bound_of_alg7R():
+@functools.lru_cache(maxsize=1)
+def _ridge_instance():
+    """(X, y, K, λ, Algorithm 7R's exact-matvec result) on 40 points of R², shared by the 7R tests."""
     X = _points(2, 40, seed=7)
     y = np.random.default_rng(2).standard_normal(40)
     K = np.exp(X.T @ X)
     lam = 0.05 * np.linalg.norm(K, 2)
-    res = kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10)
+    return X, y, K, lam, kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10)
+
+
+def test_kernel_ridge_solve_meets_its_residual_rule_and_the_bound_of_alg7R():
+    X, y, K, lam, res = _ridge_instance()
     x = np.asarray(res.x)
     rel = np.linalg.norm(K @ x + lam * x - y) / np.linalg.norm(y)
     assert res.status is kr.Status.CONVERGED and rel <= 1e-10 * 1.01, f"status {res.status}, residual {rel:.3g}"
@@ -220,11 +227,7 @@ def test_feature_ridge_solve_on_sketch_features_solves_the_sketched_system_only(
 
 
 def test_kernel_ridge_solve_with_the_taylor_matvec_agrees_with_the_exact_matvec():
-    X = _points(2, 40, seed=7)
-    y = np.random.default_rng(2).standard_normal(40)
-    K = np.exp(X.T @ X)
-    lam = 0.05 * np.linalg.norm(K, 2)
-    exact = kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10)
+    X, y, K, lam, exact = _ridge_instance()
     taylor = kr.kernel_ridge_solve(X, y, lam, key=3, eps=1e-10, kernel="taylor")
     x = np.asarray(taylor.x)
     rel = np.linalg.norm(K @ x + lam * x - y) / np.linalg.norm(y)

@@ -84,11 +84,11 @@ def test_spir_scales_without_overflow():
     (dict(A=np.c_[np.ones(8), np.zeros(8)]), "A must have full column rank"),
     (dict(sketch="fourier"), "sketch='fourier' must be one of"),
     (dict(oversampling=0.5), r"oversampling=0\.5 must be in \[1\.0"),
-    (dict(sparsity=0), "sparsity=0 must be an int in"),
-    (dict(refinements=0), "refinements=0 must be an int in"),
-    (dict(refinements=True), "refinements=True must be an int in"),
+    (dict(sparsity=0), "sparsity=0 must be >= 1"),
+    (dict(refinements=0), "refinements=0 must be >= 1"),
+    (dict(refinements=True), "refinements=True must be an int"),
     (dict(tol=1.5), r"tol=1\.5 must be in"),
-    (dict(max_iterations=-1), "max_iterations=-1 must be an int in"),
+    (dict(max_iterations=-1), "max_iterations=-1 must be >= 0"),
     (dict(rank_rtol=float("nan")), "rank_rtol=nan must be in"),
 ])
 def test_spir_bad_input(kwargs, match):
