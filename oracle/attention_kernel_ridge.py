@@ -87,13 +87,18 @@ def _column(y, n, name="y"):
 
 
 def _gram(X):
-    return X.T * X
+    return linalg.gram(X)  # exactly rounded, as X.T * X (mpmath's fdot), and faster
 
 
 def attention_kernel(X):
     """``K = exp(XᵀX)`` entrywise for ``X ∈ R^{d×n}`` (def.attn_kernel, Section L convention)."""
     G = _gram(_data(X))
-    return mp.matrix([[mp.exp(G[i, j]) for j in range(G.cols)] for i in range(G.rows)])
+    n = G.rows
+    K = mp.matrix(n, n)
+    for i in range(n):
+        for j in range(i, n):
+            K[i, j] = K[j, i] = mp.exp(G[i, j])  # G is exactly symmetric
+    return K
 
 
 def tensor_gram(X, p: int):
@@ -227,35 +232,41 @@ def _tensor_parts(bits, name="S_bits"):
 
 def _hadamard_integers(v, signs):
     """``H D v̄`` (unnormalised Sylvester H of order len(signs), v zero-padded) as ``(k, E)``: the
-    exact integers ``k`` with ``H D v̄ ≈ k·2^E``.
+    exact integers ``k`` (a list) with ``H D v̄ ≈ k·2^E``.
 
     The butterflies run on integers: every entry of ``D v̄`` is written as an integer multiple of
     one power of two 2^E, E = ``mp.prec + 2⌈log₂N⌉ + 16`` bits below the largest entry's leading
-    bit (``ldexp`` is exact, ``int`` truncates by less than 2^E), so every sum and difference is
-    exact.  The error is at most N·2^E, below the rounding of one mpf butterfly of the largest
-    entry; the integer sums are also about 20× faster.  The callers gather rows from ``k`` and round
-    once, to mpf, only the entries they use.
+    bit (read from the mpf's own mantissa and exponent and shifted: exact up to truncation toward
+    zero by less than 2^E), so every sum and difference is exact.  The error is at most N·2^E,
+    below the rounding of one mpf butterfly of the largest entry; the integer sums are also about
+    20× faster.  The callers gather rows from ``k`` and round once, to mpf, only the entries they use.
     """
     N = len(signs)
-    a = [signs[i] * v[i] for i in range(min(N, len(v)))]
-    big = max((abs(x) for x in a), default=mp.mpf(0))
-    if big == 0:
-        return np.zeros(N, dtype=object), 0
-    E = mp.frexp(big)[1] - (mp.prec + 2 * max(1, (N - 1).bit_length()) + 16)
-    ints = np.array([int(mp.ldexp(x, -E)) for x in a] + [0] * (N - len(a)), dtype=object)
+    parts = [mp.mpf(x)._mpf_ for x in v[:N]]  # (sign, mantissa, exponent, bit count): x = ±man·2^exp
+    top = max((ex + bc for _, man, ex, bc in parts if man), default=None)  # frexp's exponent of max|x|
+    if top is None:
+        return [0] * N, 0
+    E = top - (mp.prec + 2 * max(1, (N - 1).bit_length()) + 16)
+    ints = np.zeros(N, dtype=object)
+    for i, (s, (neg, man, ex, _)) in enumerate(zip(signs, parts)):
+        k = int(man) << (ex - E) if ex >= E else int(man) >> (E - ex)  # Python ints: faster sums than mpz
+        ints[i] = -k if neg ^ (s < 0) else k
+    spare = np.empty_like(ints)
     h = 1
     while h < N:
-        pairs = ints.reshape(-1, 2, h)
-        ints = np.stack([pairs[:, 0] + pairs[:, 1], pairs[:, 0] - pairs[:, 1]], axis=1).reshape(N)
+        a, b = ints.reshape(-1, 2, h), spare.reshape(-1, 2, h)
+        np.add(a[:, 0], a[:, 1], out=b[:, 0])
+        np.subtract(a[:, 0], a[:, 1], out=b[:, 1])
+        ints, spare = spare, ints
         h *= 2
-    return ints, E
+    return ints.tolist(), E
 
 
 def _apply_T(parts, x):
     _, signs, rows = parts
     k, E = _hadamard_integers(x, [int(s) for s in signs])
     c = 1 / mp.sqrt(len(rows))
-    return [c * mp.ldexp(mp.mpf(int(k[int(i)])), E) for i in rows]
+    return [c * mp.mpf((k[i], E)) for i in rows.tolist()]
 
 
 def _apply_S(parts, u, v):
@@ -265,7 +276,7 @@ def _apply_S(parts, u, v):
     a, Ea = _hadamard_integers(u, [int(s) for s in s1])
     b, Eb = _hadamard_integers(v, [int(s) for s in s2])
     c = 1 / mp.sqrt(len(r1))
-    return [c * mp.ldexp(mp.mpf(int(a[int(i)]) * int(b[int(j)])), Ea + Eb) for i, j in zip(r1, r2)]
+    return [c * mp.mpf((a[i] * b[j], Ea + Eb)) for i, j in zip(r1.tolist(), r2.tolist())]
 
 
 def _tree(p: int):
@@ -284,6 +295,16 @@ def tensor_sketch(X, p: int, T_bits, S_bits):
     ``z = S(z ⊗ w_i)`` for the other set bits i of p in increasing order; ``z`` sketches ``x^{⊗p}``.
     """
     X = _data(X)
+    columns = _sketch_columns(X, p, T_bits, S_bits)
+    Z = mp.matrix(len(columns[0]), X.cols)
+    for col, z in enumerate(columns):
+        for k, value in enumerate(z):
+            Z[k, col] = value
+    return Z
+
+
+def _sketch_columns(X, p, T_bits, S_bits) -> list:
+    """The columns of :func:`tensor_sketch` (``X`` an mp.matrix), each a list of m mpf."""
     p = check_int(p, "p", minimum=1, maximum=MAX_DEGREE)
     T = _srht_parts(T_bits)
     if T[0] != X.rows:
@@ -296,7 +317,7 @@ def tensor_sketch(X, p: int, T_bits, S_bits):
         if (S[0], S[1], len(S[4])) != (m, m, m):
             raise ValueError(f"S_bits must define a TensorSRHT R^{m} × R^{m} → R^{m} (got d1={S[0]}, d2={S[1]}, "
                              f"m={len(S[4])})")
-    Z = mp.matrix(m, X.cols)
+    columns = []
     for col in range(X.cols):
         w = [_apply_T(T, [X[a, col] for a in range(X.rows)])]
         for _ in range(L):
@@ -304,9 +325,8 @@ def tensor_sketch(X, p: int, T_bits, S_bits):
         z = w[E[0]]
         for i in E[1:]:
             z = _apply_S(S, z, w[i])
-        for k in range(m):
-            Z[k, col] = z[k]
-    return Z
+        columns.append(z)
+    return columns
 
 
 def sketch_magnitude(X, p: int, m: int):
@@ -337,19 +357,17 @@ def kernel_features(X, bits):
     X = _data(X)
     if not isinstance(bits, (list, tuple)):
         raise ValueError("bits must be a sequence of (T_bits, S_bits) pairs, one per degree l = 1..q")
-    blocks = [mp.matrix([[1] * X.cols])]
+    blocks = [[[mp.one] for _ in range(X.cols)]]  # per block, its columns: the row of ones, then Z_l/√l!
     for l, pair in enumerate(bits, start=1):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise ValueError(f"bits[{l - 1}] must be a pair (T_bits, S_bits)")
-        blocks.append(tensor_sketch(X, l, pair[0], pair[1]) / mp.sqrt(mp.factorial(l)))
-    rows = sum(B.rows for B in blocks)
-    W = mp.matrix(rows, X.cols)
-    r = 0
-    for B in blocks:
-        for i in range(B.rows):
-            for j in range(B.cols):
-                W[r + i, j] = B[i, j]
-        r += B.rows
+        scale = mp.sqrt(mp.factorial(l))
+        blocks.append([[x / scale for x in z] for z in _sketch_columns(X, l, pair[0], pair[1])])
+    W = mp.matrix(sum(len(B[0]) for B in blocks), X.cols)
+    for j in range(X.cols):
+        column = [x for B in blocks for x in B[j]]
+        for i, value in enumerate(column):
+            W[i, j] = value
     return W
 
 
