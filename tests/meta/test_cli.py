@@ -37,8 +37,14 @@ def _timeless(doc):
     return [{k: v for k, v in c.items() if k != "seconds"} for c in doc["claims"]]
 
 
-def test_ledger_json_has_one_entry_per_selected_claim(tmp_path):
-    proc, data = _ledger(tmp_path / "ledger.json", *SMALL, "--jobs", "1")
+@pytest.fixture(scope="module")
+def serial_small(tmp_path_factory):
+    """One serial ledger of the SMALL claims (its process and JSON), shared by the tests that compare against it."""
+    return _ledger(tmp_path_factory.mktemp("serial") / "ledger.json", *SMALL, "--jobs", "1")
+
+
+def test_ledger_json_has_one_entry_per_selected_claim(serial_small):
+    proc, data = serial_small
     ids = [c["id"] for c in data["claims"]]
     assert len(ids) == len(set(ids)) == 9, f"ids {ids}"
     assert data["profile"] == "ci" and data["seed"] == 0, "default profile ci, default seed 0"
@@ -98,9 +104,8 @@ def test_non_finite_numbers_are_null_with_a_nonfinite_member():
     json.dumps(value, allow_nan=False)  # strict JSON: no NaN/Infinity tokens, no numeric field as a string
 
 
-def test_interrupted_run_leaves_a_valid_ledger_and_resume_completes_it(tmp_path):
-    full = tmp_path / "full.json"
-    _, expected = _ledger(full, *SMALL, "--jobs", "1")
+def test_interrupted_run_leaves_a_valid_ledger_and_resume_completes_it(tmp_path, serial_small):
+    _, expected = serial_small
     path = tmp_path / "ledger.json"
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "properties", *SMALL, "--jobs", "1", "--json", str(path)],
@@ -138,8 +143,8 @@ def test_seed_makes_every_profile_reproducible(tmp_path):
     assert _timeless(a) != _timeless(c), "another seed searches other examples"
 
 
-def test_parallel_workers_give_the_serial_ledger(tmp_path):
-    p1, serial = _ledger(tmp_path / "serial.json", *SMALL, "--jobs", "1")
+def test_parallel_workers_give_the_serial_ledger(tmp_path, serial_small):
+    p1, serial = serial_small
     p2, parallel = _ledger(tmp_path / "parallel.json", *SMALL, "--jobs", "2")
     assert _timeless(serial) == _timeless(parallel)
     assert [c["id"] for c in parallel["claims"]] == [c["id"] for c in serial["claims"]]
