@@ -49,32 +49,16 @@ def _with(bits: dict, **changes) -> dict:
     return out
 
 
-class _Bits:
-    """The sketches' bits of the table, drawn on first use: each xdist worker collects every module, and
+_DRAWS = {"srht": lambda: sketches.srht_bits(0, 64, 8), "tsrht": lambda: sketches.tensor_srht_bits(0, 3, 5, 4),
+          "cs": lambda: sketches.countsketch_bits(0, 64, 8), "osnap": lambda: sketches.osnap_bits(0, 64, 8, 2),
+          "gauss": lambda: sketches.gaussian_bits(0, 64, 8)}
+
+
+@functools.cache
+def _bits(name: str) -> dict:
+    """The sketch bits of the table, drawn on first use: each xdist worker collects every module, and
     drawing them at import compiled fifteen jax.random programs per worker before any test ran."""
-
-    @functools.cached_property
-    def srht(self):
-        return sketches.srht_bits(0, 64, 8)
-
-    @functools.cached_property
-    def tsrht(self):
-        return sketches.tensor_srht_bits(0, 3, 5, 4)
-
-    @functools.cached_property
-    def cs(self):
-        return sketches.countsketch_bits(0, 64, 8)
-
-    @functools.cached_property
-    def osnap(self):
-        return sketches.osnap_bits(0, 64, 8, 2)
-
-    @functools.cached_property
-    def gauss(self):
-        return sketches.gaussian_bits(0, 64, 8)
-
-
-_BITS = _Bits()
+    return _DRAWS[name]()
 
 # (id, call, regex the ValueError message must match)
 CASES = [
@@ -110,33 +94,35 @@ CASES = [
     ("gaussian of entries 1e308", lambda: sketches.gaussian(np.full((64, 2), 1e308), 8, key=0),
      r"^S @ M is not representable in float64"),
     ("srht_bits seed=2**64", lambda: sketches.srht_bits(2**64, 8, 4), r"^key=18446744073709551616 must be"),
-    ("srht_apply rows out of range", lambda: sketches.srht_apply(_with(_BITS.srht, rows=_BITS.srht["rows"] + 64), M),
+    ("srht_apply rows out of range", lambda: sketches.srht_apply(_with(_bits("srht"), rows=_bits("srht")["rows"] + 64), M),
      r"^bits\['rows'\] must lie in \[0, n_pad=64\)"),
-    ("srht_apply rows negative", lambda: sketches.srht_apply(_with(_BITS.srht, rows=_BITS.srht["rows"] - 100), M),
+    ("srht_apply rows negative", lambda: sketches.srht_apply(_with(_bits("srht"), rows=_bits("srht")["rows"] - 100), M),
      r"^bits\['rows'\] must lie in"),
-    ("srht_apply signs=5", lambda: sketches.srht_apply(_with(_BITS.srht, signs=_BITS.srht["signs"] * 5), M),
+    ("srht_apply signs=5", lambda: sketches.srht_apply(_with(_bits("srht"), signs=_bits("srht")["signs"] * 5), M),
      r"^bits\['signs'\] must hold only -1 and \+1"),
-    ("srht_apply NaN rows", lambda: sketches.srht_apply(_with(_BITS.srht, rows=np.full(8, np.nan)), M),
+    ("srht_apply NaN rows", lambda: sketches.srht_apply(_with(_bits("srht"), rows=np.full(8, np.nan)), M),
      r"^bits\['rows'\].dtype=float64 must be an integer dtype"),
-    ("srht_apply n=0", lambda: sketches.srht_apply(_with(_BITS.srht, n=np.int64(0)), M), r"^bits\['n'\]=0 must be >= 1"),
-    ("srht_apply complex M", lambda: sketches.srht_apply(_BITS.srht, M + 1j), r"^M.dtype=complex128 must be a real"),
+    ("srht_apply n=0", lambda: sketches.srht_apply(_with(_bits("srht"), n=np.int64(0)), M), r"^bits\['n'\]=0 must be >= 1"),
+    ("srht_apply complex M", lambda: sketches.srht_apply(_bits("srht"), M + 1j), r"^M.dtype=complex128 must be a real"),
     ("tensor_srht_apply rows1 out of range",
-     lambda: sketches.tensor_srht_apply(_with(_BITS.tsrht, rows1=_BITS.tsrht["rows1"] + 4), np.ones(3), np.ones(5)),
+     lambda: sketches.tensor_srht_apply(_with(_bits("tsrht"), rows1=_bits("tsrht")["rows1"] + 4), np.ones(3), np.ones(5)),
      r"^bits\['rows1'\] must lie in \[0, next_pow2\(d1\)=4\)"),
     ("tensor_srht_apply signs2=0",
-     lambda: sketches.tensor_srht_apply(_with(_BITS.tsrht, signs2=_BITS.tsrht["signs2"] * 0), np.ones(3), np.ones(5)),
+     lambda: sketches.tensor_srht_apply(_with(_bits("tsrht"), signs2=_bits("tsrht")["signs2"] * 0), np.ones(3), np.ones(5)),
      r"^bits\['signs2'\] must hold only -1 and \+1"),
-    ("countsketch_apply signs=2", lambda: sketches.countsketch_apply(_with(_BITS.cs, signs=_BITS.cs["signs"] * 2), M),
+    ("countsketch_apply signs=2", lambda: sketches.countsketch_apply(_with(_bits("cs"), signs=_bits("cs")["signs"] * 2), M),
      r"^bits\['signs'\] must hold only -1 and \+1"),
-    ("countsketch_apply rows out of range", lambda: sketches.countsketch_apply(_with(_BITS.cs, rows=_BITS.cs["rows"] + 8), M),
+    ("countsketch_apply rows out of range",
+     lambda: sketches.countsketch_apply(_with(_bits("cs"), rows=_bits("cs")["rows"] + 8), M),
      r"^bits\['rows'\] must lie in \[0, m=8\)"),
-    ("osnap_apply rows out of range", lambda: sketches.osnap_apply(_with(_BITS.osnap, rows=_BITS.osnap["rows"] + 8), M),
+    ("osnap_apply rows out of range", lambda: sketches.osnap_apply(_with(_bits("osnap"), rows=_bits("osnap")["rows"] + 8), M),
      r"^bits\['rows'\] must lie in \[0, m=8\)"),
-    ("gaussian_apply complex g", lambda: sketches.gaussian_apply({"g": _BITS.gauss["g"] + 1j}, M),
+    ("gaussian_apply complex g", lambda: sketches.gaussian_apply({"g": _bits("gauss")["g"] + 1j}, M),
      r"^bits\['g'\].dtype=complex128 must be a real"),
-    ("gaussian_apply NaN g", lambda: sketches.gaussian_apply({"g": np.where(_BITS.gauss["g"] > 1, np.nan, _BITS.gauss["g"])}, M),
+    ("gaussian_apply NaN g",
+     lambda: sketches.gaussian_apply({"g": np.where(_bits("gauss")["g"] > 1, np.nan, _bits("gauss")["g"])}, M),
      r"^bits\['g'\] must be finite"),
-    ("gaussian_apply complex M", lambda: sketches.gaussian_apply(_BITS.gauss, M * 1j), r"^M.dtype=complex128"),
+    ("gaussian_apply complex M", lambda: sketches.gaussian_apply(_bits("gauss"), M * 1j), r"^M.dtype=complex128"),
     ("fwht complex X", lambda: sketches.fwht(np.ones(4) * 1j), r"^X.dtype=complex128"),
     # --- linear algebra
     ("lstsq complex A", lambda: linalg.lstsq(A + 1j, B_N), r"^A.dtype=complex128 must be a real"),
@@ -172,7 +158,7 @@ CASES = [
     ("adapter srht_bits n=2.5", lambda: ad.srht_bits(2.5, 8, 0), r"^n=2.5 must be an int"),
     ("adapter srht_bits seed=2**64", lambda: ad.srht_bits(64, 8, 2**64), r"^seed=18446744073709551616"),
     ("adapter even_powers j=1.5", lambda: ad.even_powers(A, B_D, 1.5, 0.1, 0.1, 0), r"^j=1.5 must be an int"),
-    ("adapter gaussian_apply complex M", lambda: ad.gaussian_apply(_BITS.gauss, M * 1j), r"^M.dtype=complex128"),
+    ("adapter gaussian_apply complex M", lambda: ad.gaussian_apply(_bits("gauss"), M * 1j), r"^M.dtype=complex128"),
     ("adapter softmax_newton_step complex H", lambda: ad.softmax_newton_step(SM_A, SM_B, SM_W, np.zeros(3), np.eye(3) + 1j),
      r"^H_tilde \(shape=\(3, 3\), dtype=complex128\) must be a finite real"),
     ("adapter softmax_newton_step singular H", lambda: ad.softmax_newton_step(SM_A, SM_B, SM_W, np.zeros(3), np.zeros((3, 3))),
@@ -275,10 +261,10 @@ def test_composites_finite_or_value_error(k):
 
 
 _SKETCH_APPLIES = {
-    "srht": lambda Mk: sketches.srht_apply(_BITS.srht, Mk),
-    "countsketch": lambda Mk: sketches.countsketch_apply(_BITS.cs, Mk),
-    "osnap": lambda Mk: sketches.osnap_apply(_BITS.osnap, Mk),
-    "gaussian": lambda Mk: sketches.gaussian_apply(_BITS.gauss, Mk),
+    "srht": lambda Mk: sketches.srht_apply(_bits("srht"), Mk),
+    "countsketch": lambda Mk: sketches.countsketch_apply(_bits("cs"), Mk),
+    "osnap": lambda Mk: sketches.osnap_apply(_bits("osnap"), Mk),
+    "gaussian": lambda Mk: sketches.gaussian_apply(_bits("gauss"), Mk),
 }
 
 
