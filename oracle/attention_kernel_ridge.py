@@ -86,13 +86,9 @@ def _column(y, n, name="y"):
 # ----------------------------------------------------------------------------- kernels
 
 
-def _gram(X):
-    return linalg.gram(X)  # exactly rounded, as X.T * X (mpmath's fdot), and faster
-
-
 def attention_kernel(X):
     """``K = exp(XᵀX)`` entrywise for ``X ∈ R^{d×n}`` (def.attn_kernel, Section L convention)."""
-    G = _gram(_data(X))
+    G = linalg.gram(_data(X))
     n = G.rows
     K = mp.matrix(n, n)
     for i in range(n):
@@ -104,14 +100,14 @@ def attention_kernel(X):
 def tensor_gram(X, p: int):
     """``(X^{⊗p})ᵀX^{⊗p} = (XᵀX)^{∘p}`` (id.tensor_gram), the Gram of the degree-p tensors."""
     p = check_int(p, "p", minimum=0, maximum=MAX_DEGREE)
-    G = _gram(_data(X))
+    G = linalg.gram(_data(X))
     return mp.matrix([[G[i, j] ** p for j in range(G.cols)] for i in range(G.rows)])
 
 
 def taylor_kernel(X, q: int):
     """``Q_q = Σ_{l=0}^{q} (XᵀX)^{∘l}/l!`` (def.Q: q + 1 terms)."""
     q = check_int(q, "q", minimum=0, maximum=MAX_DEGREE)
-    G = _gram(_data(X))
+    G = linalg.gram(_data(X))
     return mp.matrix([[mp.fsum(G[i, j] ** l / mp.factorial(l) for l in range(q + 1)) for j in range(G.cols)]
                       for i in range(G.rows)])
 
@@ -120,7 +116,7 @@ def taylor_remainder(X, q: int):
     """``K − Q_q = Σ_{l>q} (XᵀX)^{∘l}/l!`` summed as its own series (no cancellation against K):
     entry g gives ``Σ_{l>q} g^l/l!``, summed until the terms fall below the working precision."""
     q = check_int(q, "q", minimum=0, maximum=MAX_DEGREE)
-    G = _gram(_data(X))
+    G = linalg.gram(_data(X))
     eps = mp.mpf(10) ** (-(mp.dps + 5))
 
     def tail(g):
