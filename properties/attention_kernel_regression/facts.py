@@ -32,12 +32,12 @@ def _idempotent(A):
         return P * P, P
 
 
-claims.identity(ID + "factA.1", "P = A(AᵀA)^{-1}Aᵀ satisfies P² = P",
+claims.identity("attention_kernel_regression.factA.1", "P = A(AᵀA)^{-1}Aᵀ satisfies P² = P",
                 hypotheses="A ∈ R^{n×d} with AᵀA invertible (G0); κ(A) up to 1e8",
                 instances=lambda: tall(cond=8.0), sides=_idempotent)
 
 
-@claims.check(ID + "factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
+@claims.check("attention_kernel_regression.factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
               hypotheses="any A (none stated); σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper)", expected="falsified",
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
               notes="Holds under G0 (full column rank; 0 failures there, equality to 40+ digits). Fails for an "
@@ -61,7 +61,7 @@ def factA_4_b1(A):
     return eq(sides)
 
 
-@claims.check(ID + "factA.4.b1", "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
+@claims.check("attention_kernel_regression.factA.4.b1", "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
               hypotheses="any A ≠ 0; rank r exact (over the rationals)", repair=True,
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
               notes="The spec's correct general form (Fact A.4 b1): the nonzero eigenvalues of AᵀA are σ_i(A)², "
@@ -77,12 +77,12 @@ def factA_4_b1_repair(A):
     return eq(sides)
 
 
-claims.identity(ID + "factA.4.b2", "for any A, ‖AᵀA‖ = σ_max(A)²", hypotheses="any A",
+claims.identity("attention_kernel_regression.factA.4.b2", "for any A, ‖AᵀA‖ = σ_max(A)²", hypotheses="any A",
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)),
                 sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2))
 
 
-@claims.check(ID + "factA.4.b3", "for any A and integer k ≥ 1, ‖((AᵀA)^k)†‖ ≤ σ_min(A)^{-2k}",
+@claims.check("attention_kernel_regression.factA.4.b3", "for any A and integer k ≥ 1, ‖((AᵀA)^k)†‖ ≤ σ_min(A)^{-2k}",
               hypotheses="any A, k ∈ {1..4}; σ_min paper convention (RHS = ∞ when σ_min = 0)",
               instances=lambda: st.tuples(st.one_of(tall(cond=6.0), rank_deficient(), wide()), dims(1, 4)),
               notes="Equality under G0 (decided to 40+ digits at a precision raised by 2k·log10 κ). Trivially true "
@@ -108,19 +108,19 @@ def _isometry(G, x):
         return linalg.norm2(orth(G) * x), linalg.norm2(x)
 
 
-claims.identity(ID + "factA.4.b4", "for any orthonormal column basis U ∈ R^{n×d} (n ≥ d), ‖Ux‖₂ = ‖x‖₂",
+claims.identity("attention_kernel_regression.factA.4.b4", "for any orthonormal column basis U ∈ R^{n×d} (n ≥ d), ‖Ux‖₂ = ‖x‖₂",
                 hypotheses="U with orthonormal columns (built exactly in mpmath as the Q factor of a drawn "
                            "full-rank matrix), x ∈ R^d",
                 instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(G.shape[1]))),
                 sides=_isometry)
 
-claims.inequality(ID + "factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
+claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
                   instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)).flatmap(
                       lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
                   sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)))
 
 
-@claims.check(ID + "factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
+@claims.check("attention_kernel_regression.factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
               hypotheses="any A, x; σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper's definition: 0 for wide A)",
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()).flatmap(
                   lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
@@ -141,7 +141,7 @@ def factA_4_b6(inst):
     return le(sides)
 
 
-@claims.check(ID + "factA.4.b7", "for any matrix A, κ(A) = κ(A†)",
+@claims.check("attention_kernel_regression.factA.4.b7", "for any matrix A, κ(A) = κ(A†)",
               hypotheses="A of full rank (square or tall); κ = σ_max/σ_min with the paper's σ_min",
               expected="falsified",
               instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
@@ -165,7 +165,7 @@ def factA_4_b7(A):
     return eq(sides)
 
 
-@claims.check(ID + "factA.4.b7", "for any matrix A of full rank, κ(A) = κ(A†) with κ = σ_max/σ_{min(n,d)} "
+@claims.check("attention_kernel_regression.factA.4.b7", "for any matrix A of full rank, κ(A) = κ(A†) with κ = σ_max/σ_{min(n,d)} "
               "(singular-value convention)",
               hypotheses="A of full rank (square or tall)", repair=True,
               instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
@@ -193,7 +193,7 @@ def _frac_mp(F):
     return mp.matrix([[fraction(q) for q in row] for row in F])
 
 
-@claims.check(ID + "factA.4.b8", "for any matrices A, B: κ(A) ≤ κ(AB)·κ(B)",
+@claims.check("attention_kernel_regression.factA.4.b8", "for any matrices A, B: κ(A) ≤ κ(AB)·κ(B)",
               hypotheses="A square (full rank), B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
               expected="falsified",
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
@@ -213,7 +213,7 @@ def factA_4_b8(inst):
     return le(sides)
 
 
-@claims.check(ID + "factA.4.b8", "for square A and square invertible B: κ(A) ≤ κ(AB)·κ(B)",
+@claims.check("attention_kernel_regression.factA.4.b8", "for square A and square invertible B: κ(A) ≤ κ(AB)·κ(B)",
               hypotheses="A ∈ R^{d×d} full rank, B ∈ R^{d×d} invertible (κ(B) ≤ 1e4)", repair=True,
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
                   conditioned_matrices(d, d, max_log10_cond=4.0), conditioned_matrices(d, d, max_log10_cond=4.0))),
@@ -238,7 +238,7 @@ def _pairs_b9():
         dims(1, 4).flatmap(lambda k: matrices(d, k, max_abs=4.0)))))
 
 
-@claims.check(ID + "factA.4.b9", "for any matrices A, B: κ(AB) ≤ κ(A)·κ(B)",
+@claims.check("attention_kernel_regression.factA.4.b9", "for any matrices A, B: κ(AB) ≤ κ(A)·κ(B)",
               hypotheses="any A ∈ R^{n×d}, B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
               instances=_pairs_b9,
               notes="Holds with the paper's σ_min (a wide or rank-deficient factor has κ = ∞). Under the SV "
@@ -259,7 +259,7 @@ def factA_4_b9(inst):
     return le(sides)
 
 
-@claims.check(ID + "defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
+@claims.check("attention_kernel_regression.defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
               instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
                   matrices(n, n, max_abs=3.0), st.tuples(vectors(n), vectors(n)).map(lambda uv: np.outer(*uv)))))
 def defA_5_note(K):
@@ -275,7 +275,7 @@ def _cauchy_schwarz(G):
     return worst_pair(*((B[i, j] ** 2, B[i, i] * B[j, j]) for i in range(B.rows) for j in range(B.rows)))
 
 
-claims.inequality(ID + "factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
+claims.inequality("attention_kernel_regression.factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
                   hypotheses="B = G Gᵀ (formed exactly in mpmath), G ∈ R^{n×r}, r ≤ n (low rank included)",
                   instances=lambda: dims(1, 6).flatmap(lambda n: matrices(n, dims(1, n))), sides=_cauchy_schwarz)
 
@@ -316,7 +316,7 @@ def _b4_sides(X, r0, slack, theta, s, shape, i, j, M):
 
 
 claims.inequality(
-    ID + "lemB.4", "A = exp(XXᵀ), ε ∈ (0, 0.1), ε ≤ ¼e^{−4r}, A_ij ∈ [e^{−r}, e^r], (1−ε)A ⪯ B ⪯ (1+ε)A "
+    "attention_kernel_regression.lemB.4", "A = exp(XXᵀ), ε ∈ (0, 0.1), ε ≤ ¼e^{−4r}, A_ij ∈ [e^{−r}, e^r], (1−ε)A ⪯ B ⪯ (1+ε)A "
                    "⇒ B_ij ∈ [(1−√ε)e^{−r}, (1+ε)e^r] for all i, j",
     hypotheses="X ∈ R^{n×d}, n ≤ 5, d ≤ 3, rescaled to max|XXᵀ| = r0 ∈ [0.01, 1.5]; r ≥ r0 (so (2) holds); "
                "ε = θ·min(0.1, ¼e^{−4r}); B = A^{1/2}(I + E)A^{1/2} with symmetric ‖E‖₂ ≤ ε (so (3) holds): "
@@ -346,7 +346,7 @@ def _a8_sides(X, G, y):
         return mp.matrix([o1, linalg.norm2(M1 * (Uc * v2) - y)]), mp.matrix([o2, o2])
 
 
-claims.identity(ID + "lemA.8", "min_v ‖XWXᵀXv − y‖ (Def A.7) is equivalent to min_ṽ ‖X̃X̃ᵀX̃ṽ − y‖ (Def A.9) "
+claims.identity("attention_kernel_regression.lemA.8", "min_v ‖XWXᵀXv − y‖ (Def A.7) is equivalent to min_ṽ ‖X̃X̃ᵀX̃ṽ − y‖ (Def A.9) "
                                "with W = UUᵀ, X̃ = XU, v = Uṽ",
                 hypotheses="W = GGᵀ symmetric positive definite (needed; unstated), U its Cholesky factor, X full "
                            "column rank (G0), y ∈ R^n; judged: equal optimal values, and v = Uṽ* attains the optimum "

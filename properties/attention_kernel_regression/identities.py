@@ -41,7 +41,7 @@ def _tensor_gram(X, l):
     return T.T * T, _hadamard_power(X.T * X, l)
 
 
-claims.identity(ID + "id.tensor_gram", "(X^{⊗l})ᵀX^{⊗l} = (XᵀX)^{∘l}", hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 4), l ∈ {0..3}",
+claims.identity("attention_kernel_regression.id.tensor_gram", "(X^{⊗l})ᵀX^{⊗l} = (XᵀX)^{∘l}", hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 4), l ∈ {0..3}",
                 instances=lambda: st.tuples(points(), dims(0, 3)), sides=_tensor_gram)
 
 
@@ -59,7 +59,7 @@ def _taylor(X):
     return mp.matrix([[mp.exp(G[i, j]) for j in range(n)] for i in range(n)]), S
 
 
-claims.identity(ID + "id.taylor", "exp(XᵀX) = Σ_{l≥0} (XᵀX)^{∘l}/l! (entrywise exp)",
+claims.identity("attention_kernel_regression.id.taylor", "exp(XᵀX) = Σ_{l≥0} (XᵀX)^{∘l}/l! (entrywise exp)",
                 hypotheses="X ∈ R^{d×n}, entries ≤ 2 in magnitude; the series summed until its tail is below the "
                            "working precision (tail bounded by the next term times 2, terms decreasing)",
                 instances=points, sides=_taylor)
@@ -74,7 +74,7 @@ def _gauss_dkd(X):
     return G, D * K * D
 
 
-claims.identity(ID + "id.gauss_dkd", "G = DKD, G_ij = exp(−‖x_i − x_j‖²/2), K = exp(XᵀX), D = diag(exp(−‖x_i‖²/2))",
+claims.identity("attention_kernel_regression.id.gauss_dkd", "G = DKD, G_ij = exp(−‖x_i − x_j‖²/2), K = exp(XᵀX), D = diag(exp(−‖x_i‖²/2))",
                 hypotheses="X ∈ R^{d×n}", instances=points, sides=_gauss_dkd)
 
 
@@ -87,7 +87,7 @@ def _opt_sides(A, y, b, j):
         return mp.matrix([O.opt_attention(A, y, 1), O.opt_attention(A, y, j), r0]), mp.matrix([ref, ref, 0])
 
 
-claims.identity(ID + "id.opt", "under G0: min_x‖AAᵀAx − y‖ = min_x‖A(AᵀA)^j x − y‖ = ‖(I − P_A)y‖; "
+claims.identity("attention_kernel_regression.id.opt", "under G0: min_x‖AAᵀAx − y‖ = min_x‖A(AᵀA)^j x − y‖ = ‖(I − P_A)y‖; "
                                "min_x‖(AᵀA)^j x − b‖ = 0 at x = (AᵀA)^{-j}b",
                 hypotheses="A full column rank, y ∈ R^n, b ∈ R^d, j ∈ {0..3}",
                 instances=lambda: tall(cond=3.0).flatmap(lambda A: st.tuples(
@@ -95,7 +95,7 @@ claims.identity(ID + "id.opt", "under G0: min_x‖AAᵀAx − y‖ = min_x‖A(A
                 sides=_opt_sides, scale=lambda A, y, b, j: linalg.norm2(y) + linalg.norm2(b))
 
 
-@claims.check(ID + "id.statdim", "s_λ(K) = tr(K(K + λI)^{-1}) = Σ_i λ_i/(λ_i + λ); s_λ → rank(K) as λ → 0",
+@claims.check("attention_kernel_regression.id.statdim", "s_λ(K) = tr(K(K + λI)^{-1}) = Σ_i λ_i/(λ_i + λ); s_λ → rank(K) as λ → 0",
               hypotheses="K = GGᵀ PSD (n ≤ 5, rank ≤ n), λ = 10^U(−3, 2); judged: the trace identity, and "
                          "0 ≤ rank(K) − s_λ(K) ≤ λ·Σ_{λ_i>0} 1/λ_i (which → 0 as λ → 0)",
               instances=lambda: st.tuples(dims(1, 5).flatmap(lambda n: matrices(n, dims(1, n))), scalars(-3.0, 2.0)))

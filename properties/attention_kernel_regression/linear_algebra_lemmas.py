@@ -27,7 +27,7 @@ def _d1_sides(A):
     return max(s[0] ** 2 - 1, 1 - lo), linalg.spectral_norm(A.T * A - mp.eye(A.cols))
 
 
-claims.identity(ID + "factD.1", "(∀ unit x: 1−ε ≤ ‖Ax‖² ≤ 1+ε) ⇔ ‖AᵀA − I‖ ≤ ε",
+claims.identity("attention_kernel_regression.factD.1", "(∀ unit x: 1−ε ≤ ‖Ax‖² ≤ 1+ε) ⇔ ‖AᵀA − I‖ ≤ ε",
                 hypotheses="any A ∈ R^{n×d}, ε ≥ 0; judged as the identity max_{‖x‖=1}|‖Ax‖² − 1| = ‖AᵀA − I‖ "
                            "(the smallest ε on each side), the left computed from the SVD of A",
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5), max_abs=2.0), tall(cond=3.0)),
@@ -52,7 +52,7 @@ def _d2_parts(Am, e, t):
     return G, linalg.solve(Ms, b), b
 
 
-@claims.check(ID + "lemD.2", "(1−ε)AᵀA ⪯ AᵀSᵀSA ⪯ (1+ε)AᵀA, x' = argmin‖AᵀSᵀSAx − b‖ ⇒ ‖AᵀAx' − b‖ ≤ ε‖b‖",
+@claims.check("attention_kernel_regression.lemD.2", "(1−ε)AᵀA ⪯ AᵀSᵀSA ⪯ (1+ε)AᵀA, x' = argmin‖AᵀSᵀSAx − b‖ ⇒ ‖AᵀAx' − b‖ ≤ ε‖b‖",
               hypotheses="A ∈ R^{n×d} full column rank (n ≤ 4, d ≤ 2, κ ≤ 1e4), ε ∈ [0.001, 0.9], S diagonal "
                          "(sampling-and-rescaling) with SᵀS = diag(1 ± ε) (so the sandwich holds exactly); b ∈ R^d "
                          "the top right singular vector of AᵀA(AᵀSᵀSA)^{-1} − I (spec's check)",
@@ -76,7 +76,7 @@ def lemD_2(inst):
                           f"{mp.nstr(corrected, 4)}")
 
 
-@claims.check(ID + "lemD.2", "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
+@claims.check("attention_kernel_regression.lemD.2", "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
               "‖(AᵀA)^{-1/2}(AᵀAx' − b)‖ ≤ (ε/(1−ε))‖(AᵀA)^{-1/2}b‖",
               hypotheses="as the claim (A full column rank, SᵀS = diag(1 ± ε), b the worst direction)", repair=True,
               instances=_d2_instances,
@@ -130,7 +130,7 @@ def _d3_sides(s, G1, G2, psd, x0, y, T):
     return worst, mp.mpf(1)
 
 
-claims.inequality(ID + "lemD.3", "B PSD with 3/4 ≤ ‖Bx‖ ≤ 5/4 for unit x; x_{t+1} = x_t − Bᵀ(Bx_t − y) ⇒ "
+claims.inequality("attention_kernel_regression.lemD.3", "B PSD with 3/4 ≤ ‖Bx‖ ≤ 5/4 for unit x; x_{t+1} = x_t − Bᵀ(Bx_t − y) ⇒ "
                                  "‖B(x_t − x*)‖ ≤ c^t ‖B(x₀ − x*)‖ for some c ∈ (0, 0.9]",
                   hypotheses="B = V diag(s) Vᵀ (PSD) or U diag(s) Vᵀ (square, not PSD), s_i ∈ [3/4, 5/4], U, V "
                              "orthogonal (mpmath QR of drawn factors), x₀, y ∈ R^d, t ≤ 6; judged with c = 9/16 (the "
@@ -169,7 +169,7 @@ def _d4_sides(A, b, eps, theta, v, smallest):
         return tau * linalg.norm2(u), 2 * mp.sqrt(eps) * opt / O.sigma_min(A)
 
 
-claims.inequality(ID + "lemD.4", "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − b‖ ⇒ ‖x' − x*‖ ≤ O(√ε₁)·‖Ax* − b‖/σ_min(A)",
+claims.inequality("attention_kernel_regression.lemD.4", "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − b‖ ⇒ ‖x' − x*‖ ≤ O(√ε₁)·‖Ax* − b‖/σ_min(A)",
                   hypotheses="A full column rank (G0), ε₁ ∈ [1e-4, 1]; x' = x* + τv with ‖Ax' − b‖ = (1+θ ε₁')OPT "
                              "(θ ∈ [0,1]), v the smallest right singular vector or a drawn direction; O(√ε₁) = 2√ε₁ "
                              "(the proof's constant)",
@@ -181,7 +181,7 @@ def _d5_instances():
     return _perturbed_solutions(tall(cond=6.0), normal_equations=True, eps_lo=1e-6, eps_hi=0.99)
 
 
-@claims.check(ID + "lemD.5", "‖AᵀAx' − b‖ ≤ ε₂‖b‖ ⇒ ‖x' − x*‖ ≤ ε₂‖b‖/σ_min(A)²",
+@claims.check("attention_kernel_regression.lemD.5", "‖AᵀAx' − b‖ ≤ ε₂‖b‖ ⇒ ‖x' − x*‖ ≤ ε₂‖b‖/σ_min(A)²",
               hypotheses="A full column rank (G0), b ∈ R^d, ε₂ ∈ (0, 1); x' = x* + (AᵀA)^{-1}e, ‖e‖ = θε₂‖b‖ along "
                          "the smallest eigenvector or a drawn direction",
               instances=_d5_instances, notes="Tight: attained along the smallest singular direction with θ = 1.")
@@ -214,7 +214,7 @@ def _e6_sides(X, G):
         return X * U * X.T * X, Xt * Xt.T * Xt * mp.inverse(half)
 
 
-claims.identity(ID + "lemE.6", "with the unknown restricted to PD matrices, L_mid(U) = ‖Y − XUXᵀX‖_F² and "
+claims.identity("attention_kernel_regression.lemE.6", "with the unknown restricted to PD matrices, L_mid(U) = ‖Y − XUXᵀX‖_F² and "
                                "L_right(V) = ‖Y − XXᵀXV‖_F² are equivalent (X̃ = XU^{1/2}, V = U^{-1/2})",
                 hypotheses="U = GGᵀ ≻ 0, X ∈ R^{n×d}; judged: the reparametrisation identity XUXᵀX = "
                            "X̃X̃ᵀX̃U^{-1/2} (so L_mid(U; X) = L_right(U^{-1/2}; X̃))",
@@ -234,7 +234,7 @@ def _rem31_sides(A, b):
         return G * G * linalg.solve(G, linalg.solve(G, b)), b
 
 
-claims.identity(ID + "rem3.1", "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
+claims.identity("attention_kernel_regression.rem3.1", "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
                 hypotheses="A full column rank (G0), b ∈ R^d (exact arithmetic)",
                 instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
                 sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1)

@@ -76,7 +76,7 @@ def _j1_p1(A, b, j, eps, mode, dirs):
         return max(pairs, key=lambda mb: mb[0] / mb[1])
 
 
-claims.inequality(ID + "lemJ.1.p1", "induction step of alg.5: ‖(AᵀA)^{k+1}b_{k+1} − b₀‖ ≤ ε_{k+1}‖b₀‖",
+claims.inequality("attention_kernel_regression.lemJ.1.p1", "induction step of alg.5: ‖(AᵀA)^{k+1}b_{k+1} − b₀‖ ≤ ε_{k+1}‖b₀‖",
                   hypotheses="eq. 61 for every stage (‖AᵀAb_k − b_{k−1}‖ = 0.1ε_kκ^{−2(k−1)}‖b_{k−1}‖, met with "
                              "equality along b_{k−1}, the top or bottom eigenvector, or a drawn direction), ε_k = "
                              "ε·0.5^{j−k} (ε_k ≤ 0.5ε_{k+1}), j ≤ 5, κ ≤ 100",
@@ -91,7 +91,7 @@ def _j1_p2(A, b, j, eps, mode, dirs):
                    key=lambda mb: mb[0] / mb[1])
 
 
-claims.inequality(ID + "lemJ.1.p2", "induction step of alg.5: ‖b_{k+1}‖ ≤ 2σ_min(A)^{−2(k+1)}‖b₀‖",
+claims.inequality("attention_kernel_regression.lemJ.1.p2", "induction step of alg.5: ‖b_{k+1}‖ ≤ 2σ_min(A)^{−2(k+1)}‖b₀‖",
                   hypotheses="as lemJ.1.p1", instances=chain_instances, sides=_j1_p2,
                   notes="Exact form ‖b_k‖ ≤ (1+ε_k)σ_min^{−2k}‖b₀‖. Judged at the worst stage k.")
 
@@ -106,7 +106,7 @@ def _j1_p3_reading(j, eps):
     return max(((ek[k], ek[k + 1] / 2) for k in range(j - 1)), key=lambda mb: mb[0] / mb[1])
 
 
-claims.inequality(ID + "lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε_k (Lemma J.1, third bullet)",
+claims.inequality("attention_kernel_regression.lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε_k (Lemma J.1, third bullet)",
                   hypotheses="alg.5's tolerances ε_k = ε_final·0.5^{j−k}, k = 1..j, j ≥ 2, ε_final ∈ (0, 0.1)",
                   expected="falsified", instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)),
                   sides=_j1_p3,
@@ -114,7 +114,7 @@ claims.inequality(ID + "lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε_k (Lemma J.1, third bu
                         "ε_k ≤ 0.5ε_{k+1}, the reverse, which alg.5 satisfies.")
 
 
-claims.inequality(ID + "lemJ.1.p3", "ε_k ≤ 0.5·ε_{k+1} (tolerances double towards the last stage)",
+claims.inequality("attention_kernel_regression.lemJ.1.p3", "ε_k ≤ 0.5·ε_{k+1} (tolerances double towards the last stage)",
                   hypotheses="alg.5's tolerances ε_k = ε_final·0.5^{j−k}, k = 1..j, j ≥ 2, ε_final ∈ (0, 0.1)",
                   instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)), repair=True,
                   sides=_j1_p3_reading,
@@ -145,7 +145,7 @@ _ITER_HYP = ("alg.5 as implemented (schedule 'paper'); n = 64, d = 3, κ = 100, 
              "algorithm's own worst-case bound Σ_k T₂(k), T₂(k) = ⌈ln(κ(R̃)/η_k)/ln(1/c₂)⌉ (float64 cannot run the "
              "exact-arithmetic iterations for η_k below 1e-16), for j = 2, 4, 8, 16")
 
-claims.running_time(ID + "lemJ.1.p4", "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
+claims.running_time("attention_kernel_regression.lemJ.1.p4", "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j / 0.05),
                     hypotheses=_ITER_HYP, expected="falsified",
@@ -159,14 +159,14 @@ _ITER_REPAIR = ("Derived (spec alg.5, 'worst-case GD iteration count'): stage i 
                 "ln κ(R̃) + 2i·ln κ + (k − i)·ln 2 + ln(1/ε_final) over ln(1/c₂); summed over i ≤ k: "
                 "Θ(k²·log κ + k² + k·log(1/ε_final)) iterations of cost O(nd + d³).")
 
-claims.running_time(ID + "lemJ.1.p4", "time through stage k: O((nd + d³)·(k²·log κ + k² + k·log(1/ε_final))) for the "
+claims.running_time("attention_kernel_regression.lemJ.1.p4", "time through stage k: O((nd + d³)·(k²·log κ + k² + k·log(1/ε_final))) for the "
                     "GD iterations (plus one preconditioner per stage)",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
                     hypotheses=_ITER_HYP, repair=True, notes=_ITER_REPAIR)
 
 
-@claims.trial(ID + "lemJ.1.p5", "the failure probability through stage k+1 is at most δ₁ + … + δ_{k+1}",
+@claims.trial("attention_kernel_regression.lemJ.1.p5", "the failure probability through stage k+1 is at most δ₁ + … + δ_{k+1}",
               hypotheses="alg.5 as implemented with δ_k = δ/k (union bound: Σδ_k = δ·H_j); j = 2, δ = 0.05, so the "
                          "final guarantee of part 1 may fail w.p. ≤ 0.075; A ∈ R^{8192×2} with κ⁸·1e-16 ≤ 1e-3·ε",
               delta=0.075, trials=50, uses=("even_powers",),
@@ -187,7 +187,7 @@ def _j2_sides(A, b, j, eps, mode, dirs):
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
 
-claims.inequality(ID + "thmJ.2", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
+claims.inequality("attention_kernel_regression.thmJ.2", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
                                  "‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ w.p. ≥ 1 − δ_final",
                   hypotheses="alg.5 as written (ε_k = ε·0.5^{j−k}, stage tolerance ε_k/κ^{2k}) with sub-solvers that "
                              "meet Lemma G.1's guarantee (with equality, in an adversarial direction: spec T5); A full "
@@ -206,7 +206,7 @@ def _j2_corrected(A, b, j, eps, mode, dirs):
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
 
-claims.inequality(ID + "thmJ.2", "Algorithm 5 with the corrected tolerances (δ_k = δ_final/j, stage-k tolerance "
+claims.inequality("attention_kernel_regression.thmJ.2", "Algorithm 5 with the corrected tolerances (δ_k = δ_final/j, stage-k tolerance "
                                  "η_k = ε_final·2^{−(j−k+2)}/κ(A)^{2(k−1)}) outputs x' with ‖(AᵀA)^j x' − b‖ ≤ "
                                  "ε_final‖b‖ whenever every stage meets Lemma G.1's guarantee (so w.p. ≥ 1 − δ_final)",
                   hypotheses="as the claim: sub-solvers meeting their stage tolerance with equality in an adversarial "
@@ -218,13 +218,13 @@ claims.inequality(ID + "thmJ.2", "Algorithm 5 with the corrected tolerances (δ_
                         "(telescoping), ‖b_{k−1}‖ ≤ (1+ε)σ_min^{−2(k−1)}‖b‖ by induction, so stage k contributes ≤ "
                         "κ^{2(k−1)}η_k(1+ε)‖b‖ = ε(1+ε)2^{−(j−k+2)}‖b‖, and the sum is < ε(1+ε)/2 ≤ ε; Σδ_k = δ.")
 
-claims.running_time(ID + "thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·(j²·log κ + j² + j·log(1/ε_final))) GD "
+claims.running_time("attention_kernel_regression.thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·(j²·log κ + j² + j·log(1/ε_final))) GD "
                     "time (plus j preconditioners)", uses=("even_powers_iterations",), sizes=_JS,
                     count=_iteration_bound, claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
                     hypotheses=_ITER_HYP, repair=True,
                     notes=_ITER_REPAIR + " The stated j·log(κ/ε)·log²(jn/δ) holds only while j = O(log²(jn/δ)).")
 
-claims.running_time(ID + "thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
+claims.running_time("attention_kernel_regression.thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j * 64 / 0.05) ** 2,
                     hypotheses=_ITER_HYP, expected="falsified",
@@ -234,7 +234,7 @@ claims.running_time(ID + "thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·j·lo
                           "fails for large j.")
 
 
-@claims.trial(ID + "thm1.4", "(informal J.2) there is an algorithm running in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) "
+@claims.trial("attention_kernel_regression.thm1.4", "(informal J.2) there is an algorithm running in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) "
                              "that outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ",
               hypotheses="the shipped alg.5 (schedule 'paper', real alg.2); A ∈ R^{8192×2} full column rank with "
                          "κ^{2j+2}·1e-16 ≤ 1e-3·ε; j ∈ {1, 2, 3}; ε = 10^U(−4,−1), δ = 0.05",

@@ -24,54 +24,54 @@ P = "attention_optimization."
 
 # --- Fact 4.1 (identities) -------------------------------------------------------------------
 
-claims.identity(P + "fact4.1.p1", "⟨u∘v, w⟩ = ⟨u∘w, v⟩", hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
+claims.identity("attention_optimization.fact4.1.p1", "⟨u∘v, w⟩ = ⟨u∘w, v⟩", hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
                 sides=lambda u, v, w: (dot(hadamard(u, v), w), dot(hadamard(u, w), v)))
 
-claims.identity(P + "fact4.1.p2", "⟨u∘v, w⟩ = ⟨u∘v∘w, 1_n⟩ = uᵀdiag(v)w", hypotheses="u, v, w ∈ Rⁿ",
+claims.identity("attention_optimization.fact4.1.p2", "⟨u∘v, w⟩ = ⟨u∘v∘w, 1_n⟩ = uᵀdiag(v)w", hypotheses="u, v, w ∈ Rⁿ",
                 instances=lambda: vecs(3),
                 sides=lambda u, v, w: (mp.matrix([dot(hadamard(u, v), w)] * 2),
                                        mp.matrix([dot(hadamard(hadamard(u, v), w), ones(u.rows)),
                                                   (u.T * diag(v) * w)[0]])))
 
-claims.identity(P + "fact4.1.p3", "⟨u∘v∘w∘z, 1_n⟩ = uᵀdiag(v∘w)z", hypotheses="u, v, w, z ∈ Rⁿ",
+claims.identity("attention_optimization.fact4.1.p3", "⟨u∘v∘w∘z, 1_n⟩ = uᵀdiag(v∘w)z", hypotheses="u, v, w, z ∈ Rⁿ",
                 instances=lambda: vecs(4),
                 sides=lambda u, v, w, z: (dot(hadamard(hadamard(hadamard(u, v), w), z), ones(u.rows)),
                                           (u.T * diag(hadamard(v, w)) * z)[0]))
 
-claims.identity(P + "fact4.1.p4", "u∘v = v∘u = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
+claims.identity("attention_optimization.fact4.1.p4", "u∘v = v∘u = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
                 instances=lambda: vecs(2),
                 sides=lambda u, v: (stack(hadamard(u, v), hadamard(u, v), hadamard(u, v)),
                                     stack(hadamard(v, u), diag(u) * v, diag(v) * u)))
 
-claims.identity(P + "fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) = wᵀ(u∘v) = uᵀdiag(v)w = vᵀdiag(u)w = wᵀdiag(u)v",
+claims.identity("attention_optimization.fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) = wᵀ(u∘v) = uᵀdiag(v)w = vᵀdiag(u)w = wᵀdiag(u)v",
                 hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
                 sides=lambda u, v, w: (mp.matrix([dot(u, hadamard(v, w))] * 5),
                                        mp.matrix([dot(v, hadamard(u, w)), dot(w, hadamard(u, v)),
                                                   (u.T * diag(v) * w)[0], (v.T * diag(u) * w)[0],
                                                   (w.T * diag(u) * v)[0]])))
 
-claims.identity(P + "fact4.1.p6", "diag(u)diag(v)1_n = diag(u)v", hypotheses="u, v ∈ Rⁿ", instances=lambda: vecs(2),
+claims.identity("attention_optimization.fact4.1.p6", "diag(u)diag(v)1_n = diag(u)v", hypotheses="u, v ∈ Rⁿ", instances=lambda: vecs(2),
                 sides=lambda u, v: (diag(u) * diag(v) * ones(u.rows), diag(u) * v))
 
-claims.identity(P + "fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ = ⟨aw + bu, v⟩", hypotheses="a, b ∈ R; u, v, w ∈ Rⁿ",
+claims.identity("attention_optimization.fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ = ⟨aw + bu, v⟩", hypotheses="a, b ∈ R; u, v, w ∈ Rⁿ",
                 instances=lambda: st.tuples(vecs(3), vectors(2)),
                 sides=lambda uvw, ab: (ab[0] * dot(uvw[2], uvw[1]) + ab[1] * dot(uvw[0], uvw[1]),
                                        dot(uvw[2] * ab[0] + uvw[0] * ab[1], uvw[1])))
 
 # --- Fact 4.2 (inequalities) -----------------------------------------------------------------
 
-claims.inequality(P + "fact4.2.p1", "‖x∘y‖₂ ≤ ‖x‖_∞‖y‖₂", hypotheses="x, y ∈ Rⁿ", instances=vec_pairs_mixed,
+claims.inequality("attention_optimization.fact4.2.p1", "‖x∘y‖₂ ≤ ‖x‖_∞‖y‖₂", hypotheses="x, y ∈ Rⁿ", instances=vec_pairs_mixed,
                   sides=lambda x, y: (linalg.norm2(hadamard(x, y)), norm_inf(x) * linalg.norm2(y)))
 
-claims.inequality(P + "fact4.2.p2", "‖x‖_∞ ≤ ‖x‖₂ ≤ √n‖x‖_∞", hypotheses="x ∈ Rⁿ (both inequalities; the worse "
+claims.inequality("attention_optimization.fact4.2.p2", "‖x‖_∞ ≤ ‖x‖₂ ≤ √n‖x‖_∞", hypotheses="x ∈ Rⁿ (both inequalities; the worse "
                   "of the two is judged)", instances=vec_pairs_mixed,
                   sides=lambda x, _: worst_pair((norm_inf(x), linalg.norm2(x)),
                                                 (linalg.norm2(x), mp.sqrt(x.rows) * norm_inf(x))))
 
-claims.inequality(P + "fact4.2.p3", "‖exp(x)‖_∞ ≤ exp(‖x‖₂)", hypotheses="x ∈ Rⁿ", instances=vec_pairs_mixed,
+claims.inequality("attention_optimization.fact4.2.p3", "‖exp(x)‖_∞ ≤ exp(‖x‖₂)", hypotheses="x ∈ Rⁿ", instances=vec_pairs_mixed,
                   sides=lambda x, _: (norm_inf(exp_entrywise(x)), mp.exp(linalg.norm2(x))))
 
-claims.inequality(P + "fact4.2.p4", "‖αx‖₂ ≤ |α|‖x‖₂", hypotheses="α ∈ R, x ∈ Rⁿ",
+claims.inequality("attention_optimization.fact4.2.p4", "‖αx‖₂ ≤ |α|‖x‖₂", hypotheses="α ∈ R, x ∈ Rⁿ",
                   instances=lambda: st.tuples(vectors(dims(1, 8)), scalars(-10.0, 10.0)),
                   sides=lambda x, a: (linalg.norm2(x * a), abs(a) * linalg.norm2(x)),
                   notes="Holds with equality (ratio 1 on every nonzero instance).")
@@ -95,7 +95,7 @@ def _fact4_2_p5(xy, s):
     return linalg.norm2(exp_entrywise(x) - exp_entrywise(y)), mp.exp(R) * linalg.norm2(x - y)
 
 
-claims.inequality(P + "fact4.2.p5", "if ‖x‖₂, ‖y‖₂ ≤ R then ‖exp(x) − exp(y)‖₂ ≤ e^R‖x − y‖₂",
+claims.inequality("attention_optimization.fact4.2.p5", "if ‖x‖₂, ‖y‖₂ ≤ R then ‖exp(x) − exp(y)‖₂ ≤ e^R‖x − y‖₂",
                   hypotheses="x, y ∈ Rⁿ, R ≥ max(‖x‖₂, ‖y‖₂)", instances=_exp_lipschitz_instances, sides=_fact4_2_p5)
 
 # --- Fact 4.3 (Loewner order ⇒ norm) ---------------------------------------------------------
@@ -118,7 +118,7 @@ def _fact4_3(S, alpha, G):
     return linalg.spectral_norm(X), alpha * linalg.spectral_norm(Y)
 
 
-claims.inequality(P + "fact4.3.loewner_norm", "if X ⪯ αY then ‖X‖ ≤ α‖Y‖",
+claims.inequality("attention_optimization.fact4.3.loewner_norm", "if X ⪯ αY then ‖X‖ ≤ α‖Y‖",
                   hypotheses="X, Y ∈ Rⁿˣⁿ symmetric, α > 0, X ⪯ αY (Loewner order); ‖·‖ spectral",
                   expected="falsified", instances=_loewner_norm_instances, sides=_fact4_3,
                   notes="FAILS as the spec says: nothing bounds X from below (X = −10·I₂, Y = I₂, α = 1 gives "
@@ -135,40 +135,40 @@ def _fact4_3_repair(S, alpha, G):
     return linalg.spectral_norm(X), alpha * linalg.spectral_norm(Y)
 
 
-claims.inequality(P + "fact4.3.loewner_norm", "if 0 ⪯ X ⪯ αY then ‖X‖ ≤ α‖Y‖",
+claims.inequality("attention_optimization.fact4.3.loewner_norm", "if 0 ⪯ X ⪯ αY then ‖X‖ ≤ α‖Y‖",
                   hypotheses="X, Y ∈ Rⁿˣⁿ symmetric, α > 0, 0 ⪯ X ⪯ αY; ‖·‖ spectral", instances=_loewner_norm_instances,
                   sides=_fact4_3_repair, repair=True,
                   notes="The spec's correct version (§4.1): ‖X‖ = λ_max(X) ≤ λ_max(αY) = α‖Y‖.")
 
 # --- Fact 4.4 (Loewner orders) ---------------------------------------------------------------
 
-claims.loewner(P + "fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, _: (u * u.T, mp.eye(u.rows) * linalg.norm2(u) ** 2))
-claims.loewner(P + "fact4.4.p2", "diag(u) ⪯ ‖u‖₂I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p2", "diag(u) ⪯ ‖u‖₂I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, _: (diag(u), mp.eye(u.rows) * linalg.norm2(u)))
-claims.loewner(P + "fact4.4.p3", "diag(u∘u) ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p3", "diag(u∘u) ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, _: (diag(hadamard(u, u)), mp.eye(u.rows) * linalg.norm2(u) ** 2))
-claims.loewner(P + "fact4.4.p4", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p4", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
-claims.loewner(P + "fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ (judged as −(uuᵀ + vvᵀ) ⪯ "
+claims.loewner("attention_optimization.fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ (judged as −(uuᵀ + vvᵀ) ⪯ "
                "uvᵀ + vuᵀ)", instances=loewner_pairs, sides=lambda u, v: (-(u * u.T + v * v.T), u * v.T + v * u.T))
-claims.loewner(P + "fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
+claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
                instances=loewner_pairs,
                sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, u * u.T * norm_inf(v) ** 2),
                notes="FAILS as the spec says (u = (1, 1), v = (1, −1): eigenvalues of the gap {−2, 2}): the right "
                      "side has rank one along u, the left along v∘u, so any v not constant on the support of u "
                      "breaks it.  The correct version (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I holds.")
-claims.loewner(P + "fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, mp.eye(u.rows) * (norm_inf(v) ** 2 * dot(u, u))),
                repair=True, notes="The spec's correct version (§4.1): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I (p1) and ‖v∘u‖₂ ≤ "
                                   "‖v‖_∞‖u‖₂.")
-claims.loewner(P + "fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
+claims.loewner("attention_optimization.fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (diag(hadamard(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))
 
 # --- Sec 4.7 (cited): matrix-multiplication time is invariant under permuting the dimensions ---
 
 
-@claims.check(P + "fact4.mm", "T_mat(a,b,c) = O(T_mat(a,c,b)) = O(T_mat(b,a,c))",
+@claims.check("attention_optimization.fact4.mm", "T_mat(a,b,c) = O(T_mat(a,c,b)) = O(T_mat(b,a,c))",
               hypotheses="a, b, c positive integers; T_mat(a,b,c) the cost of multiplying an a×b by a b×c matrix",
               instances=lambda: st.tuples(dims(1, 8), dims(1, 8), dims(1, 8)), max_examples=15,
               notes="Measured on the one algorithm the harness runs: the textbook product, whose scalar "

@@ -45,7 +45,7 @@ def _fn(sides):
 
 # --- §4.2 reformulations ---------------------------------------------------------------------
 
-claims.identity(P + "sec1.loss_identity",
+claims.identity("attention_optimization.sec1.loss_identity",
                 "‖D(X)⁻¹exp(A1XA2ᵀ)A3Y − B‖_F² = Σ_{j0,i0}(⟨f(x)_{j0}, A3Y_{*,i0}⟩ − b_{j0,i0})²",
                 hypotheses=_INST + "; left side by the matrix route (A1XA2ᵀ), right side by the Kronecker route "
                                    "(f from 𝖠_{j0} vec_row(X))",
@@ -54,7 +54,7 @@ claims.identity(P + "sec1.loss_identity",
                                      mp.fsum(O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, j0, i0) ** 2
                                              for j0 in range(p.n) for i0 in range(p.d)))))
 
-claims.identity(P + "sec4.tensor_trick", "exp(𝖠_{j0} vec(X)) = row j0 of exp(A1XA2ᵀ), 𝖠 = A1 ⊗ A2",
+claims.identity("attention_optimization.sec4.tensor_trick", "exp(𝖠_{j0} vec(X)) = row j0 of exp(A1XA2ᵀ), 𝖠 = A1 ⊗ A2",
                 hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}; vec row-major (spec §1: with column-major vec the "
                            "identity holds for Xᵀ instead); all rows j0 judged",
                 instances=attention_instances,
@@ -70,7 +70,7 @@ def _def1_4(p):
     return O.multiple_softmax_loss(p.A1, p.A2, p.X, p.B), mp.fsum(part1(j0) for j0 in range(p.n))
 
 
-claims.identity(P + "def1.4.row_decomposition",
+claims.identity("attention_optimization.def1.4.row_decomposition",
                 "Def 1.4: the multiple softmax regression loss ‖D(X)⁻¹exp(A1XA2ᵀ) − B‖_F² is the sum over j0 of the "
                 "softmax regression losses ‖⟨exp(𝖠_{j0}x), 1⟩⁻¹exp(𝖠_{j0}x) − B[j0,:]ᵀ‖₂²",
                 hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}, B ∈ R^{n×n}, x = vec_row(X)",
@@ -176,13 +176,13 @@ _lem52(6, "∂L(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
 
 _DERIV = _INST + "; L_half = ½L (spec def.loss); derivatives by numerical differentiation (mpmath.diff)"
 
-claims.identity(P + "lem5.4.grad_x_matrix",
+claims.identity("attention_optimization.lem5.4.grad_x_matrix",
                 "∇_X L_half = A1ᵀQA2 with P = CHᵀ, Q = S∘P − diag((S∘P)1_n)S (tensor-trick gradient)",
                 hypotheses=_DERIV, instances=attention_instances,
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, z, p.y), p.x),
                                      linalg.vec(O.grad_x_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))
 
-claims.identity(P + "lem5.5.grad_y_matrix", "∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
+claims.identity("attention_optimization.lem5.5.grad_y_matrix", "∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
                 hypotheses=_DERIV, instances=attention_instances,
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, p.x, z), p.y),
                                      O.vec_cols(O.grad_y_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))

@@ -55,13 +55,13 @@ def _lem7_1(p):
                                                  for i in range(k)])
 
 
-claims.identity(P + "lem7.1",
+claims.identity("attention_optimization.lem7.1",
                 "∂²L_{j0,i0}/∂x_i∂x_l = (A_iᵀ(diag f − ffᵀ)v)(A_lᵀ(diag f − ffᵀ)v) + c[⟨f∘v, A_i∘A_l⟩ − "
                 "⟨f,A_l⟩⟨f∘v,A_i⟩ − ⟨f,A_i⟩⟨f∘v,A_l⟩ − γ⟨f,A_i∘A_l⟩ + 2γ⟨f,A_i⟩⟨f,A_l⟩] for all i, l ∈ [d²]",
                 hypotheses=_DERIV + "; j0, i0 drawn, every (i, l) judged", instances=attention_instances,
                 sides=_fn(_lem7_1))
 
-claims.identity(P + "lem7.4",
+claims.identity("attention_optimization.lem7.4",
                 "Def 7.3 + Lemma 7.4: ∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_paper(x) 𝖠_{j0}, B_paper = (1−γ)c·diag(f∘v) − "
                 "(2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ + (f∘v)(f∘v)ᵀ",
                 hypotheses=_DERIV + "; j0, i0 drawn", expected="falsified", instances=attention_instances,
@@ -69,7 +69,7 @@ claims.identity(P + "lem7.4",
                 notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + "
                       "(γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the "
                       "paper's coefficients of the (f∘v)fᵀ and diag terms are off by γ and γc.")
-claims.identity(P + "lem7.4", "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
+claims.identity("attention_optimization.lem7.4", "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
                 "f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)",
                 hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, repair=True,
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_true(*_fvc(p)) * p.K)),
@@ -87,7 +87,7 @@ def _lem10_1_p1(p):
     return (stack(*[Hn[i0 * d:i0 * d + d, i0 * d:i0 * d + d] for i0 in range(d)]), stack(*[blk] * d))
 
 
-claims.identity(P + "lem10.1.p1", "H_{y,y,i0,i0} = A3ᵀB(x)A3 with B(x) = Σ_{j0} f(x)_{j0}f(x)_{j0}ᵀ (= SᵀS)",
+claims.identity("attention_optimization.lem10.1.p1", "H_{y,y,i0,i0} = A3ᵀB(x)A3 with B(x) = Σ_{j0} f(x)_{j0}f(x)_{j0}ᵀ (= SᵀS)",
                 hypotheses=_DERIV + "; every diagonal block i0 judged (unregularised L_half)",
                 instances=attention_instances, sides=_fn(_lem10_1_p1))
 
@@ -98,7 +98,7 @@ def _lem10_1_p2(p):
     return off, mp.zeros(off.rows, 1)
 
 
-claims.identity(P + "lem10.1.p2", "H_{y,y,i1,i2} = 0 for i1 ≠ i2 (H_yy is block diagonal)",
+claims.identity("attention_optimization.lem10.1.p2", "H_{y,y,i1,i2} = 0 for i1 ≠ i2 (H_yy is block diagonal)",
                 hypotheses=_DERIV + "; d = 2, both off-diagonal blocks judged",
                 instances=lambda: attention_instances(d_lo=2), sides=_fn(_lem10_1_p2),
                 scale=_fn(lambda p: linalg.frobenius(p.A3) ** 2 + 1))
@@ -108,7 +108,7 @@ def _y_entry_hessian(p):
     return derivatives.hessian(lambda z: O.L_entry(p.A1, p.A2, p.A3, p.B, p.x, z, p.j0, p.i0), p.y)
 
 
-claims.identity(P + "lem10.2.p1", "∂²L_{j0,i0}/∂y_{i0,i1}² = ⟨f(x)_{j0}, A3[:, i1]⟩²",
+claims.identity("attention_optimization.lem10.2.p1", "∂²L_{j0,i0}/∂y_{i0,i1}² = ⟨f(x)_{j0}, A3[:, i1]⟩²",
                 hypotheses=_DERIV + "; j0, i0, i1 drawn", instances=attention_instances,
                 sides=_fn(lambda p: (_y_entry_hessian(p)[p.i0 * p.d + p.i1, p.i0 * p.d + p.i1],
                                      dot(_fvc(p)[0], p.A3[:, p.i1]) ** 2)))
@@ -120,7 +120,7 @@ def _lem10_2_p2(p):
     return (_y_entry_hessian(p)[p.i0 * p.d + p.i1, p.i0 * p.d + i2], dot(f, p.A3[:, p.i1]) * dot(f, p.A3[:, i2]))
 
 
-claims.identity(P + "lem10.2.p2", "∂²L_{j0,i0}/∂y_{i0,i1}∂y_{i0,i2} = ⟨f, A3[:,i1]⟩⟨f, A3[:,i2]⟩ for i1 ≠ i2",
+claims.identity("attention_optimization.lem10.2.p2", "∂²L_{j0,i0}/∂y_{i0,i1}∂y_{i0,i2} = ⟨f, A3[:,i1]⟩⟨f, A3[:,i2]⟩ for i1 ≠ i2",
                 hypotheses=_DERIV + "; d = 2, i2 ≠ i1", instances=lambda: attention_instances(d_lo=2),
                 sides=_fn(_lem10_2_p2))
 
@@ -144,7 +144,7 @@ def _lem11_1(p):
     return Hn, p.K.T * (diag(f) - f * f.T) * (h * f.T + mp.eye(p.n) * c) * p.A3
 
 
-claims.identity(P + "lem11.1", "∂²L_{j0,i0}/∂x∂y_{i0}ᵀ = 𝖠_{j0}ᵀ(diag f − ffᵀ)(hfᵀ + c·I_n)A3",
+claims.identity("attention_optimization.lem11.1", "∂²L_{j0,i0}/∂x∂y_{i0}ᵀ = 𝖠_{j0}ᵀ(diag f − ffᵀ)(hfᵀ + c·I_n)A3",
                 hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, sides=_fn(_lem11_1))
 
 
@@ -161,7 +161,7 @@ def _lem11_4_sides(kernel):
     return sides
 
 
-claims.identity(P + "lem11.4",
+claims.identity("attention_optimization.lem11.4",
                 "Def 11.3 + Lemma 11.4: H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3, B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ "
                 "− c·diag(f) + c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", expected="falsified",
@@ -170,7 +170,7 @@ claims.identity(P + "lem11.4",
                       "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
 
 
-claims.identity(P + "lem11.4", "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
+claims.identity("attention_optimization.lem11.4", "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
                 "(f∘h)fᵀ − ⟨f,h⟩ffᵀ + c·diag(f) − c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", instances=attention_instances,
                 sides=_fn(_lem11_4_sides(O.B_xy_true)), repair=True,

@@ -113,7 +113,7 @@ def _lem8_3(A1, A2, A3, X, Y, B, j0, i0):
     return mp.exp(-R ** 2), O.alpha(A1, A2, x, j0)
 
 
-claims.inequality(P + "lem8.3", "β ≥ exp(−R²): α(x)_{j0} = ⟨u(x)_{j0}, 1_n⟩ ≥ exp(−R²)", hypotheses=H8,
+claims.inequality("attention_optimization.lem8.3", "β ≥ exp(−R²): α(x)_{j0} = ⟨u(x)_{j0}, 1_n⟩ ≥ exp(−R²)", hypotheses=H8,
                   instances=h12_instances, sides=_lem8_3, notes="In fact α ≥ n·e^{−R²}; tight at n = 1, 𝖠_{j0}x = −R².")
 
 
@@ -158,7 +158,7 @@ def _lem10_1_p5(A1, A2, A3, X, Y, B, j0, i0, y, yt):
     return _Hyy(A1, A2, A3, B, x, y), _Hyy(A1, A2, A3, B, x, yt)
 
 
-claims.identity(P + "lem10.1.p5", "‖H_yy(y) − H_yy(ỹ)‖ = 0 (H_yy does not depend on y)", hypotheses=H12,
+claims.identity("attention_optimization.lem10.1.p5", "‖H_yy(y) − H_yy(ỹ)‖ = 0 (H_yy does not depend on y)", hypotheses=H12,
                 instances=h8_pairs, sides=_lem10_1_p5, max_examples=15,
                 notes="Judged as the identity H_yy(x, y) = H_yy(x, ỹ) (both numerical); H_yy depends on x, see "
                       "lem10.1.p5_x.")
@@ -217,7 +217,7 @@ def _lem12_3(A1, A2, A3, X, Y, B, j0, i0):
     return worst_pair((linalg.norm2(h), R ** 2), (abs(c), 2 * R ** 2))
 
 
-claims.inequality(P + "lem12.3", "‖h(y)_{i0}‖₂ ≤ R² and |c(x,y)_{j0,i0}| ≤ 2R²", hypotheses=H12,
+claims.inequality("attention_optimization.lem12.3", "‖h(y)_{i0}‖₂ ≤ R² and |c(x,y)_{j0,i0}| ≤ 2R²", hypotheses=H12,
                   instances=h12_instances, sides=_lem12_3)
 
 
@@ -233,7 +233,7 @@ def _lem12_4(inst):
     return le(sides)
 
 
-claims.check(P + "lem12.4", "‖h(y)_{i0} − h(ỹ)_{i0}‖₂ ≤ R‖y_{i0} − ỹ_{i0}‖₂",
+claims.check("attention_optimization.lem12.4", "‖h(y)_{i0} − h(ỹ)_{i0}‖₂ ≤ R‖y_{i0} − ỹ_{i0}‖₂",
              hypotheses=H12 + "; y, ỹ ∈ R^{d²} drawn near or far apart", instances=h8_pairs,
              notes="Tight (ratio → 1 along the top right singular vector of A3 when ‖A3‖ = R).")(_lem12_4)
 
@@ -245,13 +245,13 @@ def _lem12_8(bound):
     return sides
 
 
-claims.inequality(P + "lem12.8", "‖H_xy(x,y)‖ ≤ nd·10R²", hypotheses=H12 + "; the search is run at n = 2",
+claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ nd·10R²", hypotheses=H12 + "; the search is run at n = 2",
                   expected="falsified", instances=lambda: h12_instances(n_lo=2, n_hi=2), sides=_lem12_8(OB.lem12_8_paper),
                   notes="FAILS for R ≥ 5, as the spec records: on the family X = 0, A2 ∝ (1, −1), A3 = R·e₁, Y = R, "
                         "B = −R (n = 2, d = 1) ‖H_xy‖ = (√2/2)R²(R² + R), ratio (√2/40)(R² + R) = 1.061 at R = 5; the "
                         "search reaches it through the adversarial family of spec §5 with R drawn in [4, 10] (at "
                         "n = 2, where the family violates: at n = 3 it needs R > 10; the repair is judged for n ≤ 3).")
-claims.inequality(P + "lem12.8", "‖H_xy(x,y)‖ ≤ n√d·R²(2R² + R)/2 (the spec's correct bound)", hypotheses=H12,
+claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ n√d·R²(2R² + R)/2 (the spec's correct bound)", hypotheses=H12,
                   instances=h12_instances, sides=_lem12_8(OB.lem12_8_repair), repair=True,
                   notes="Uses ‖diag f − ffᵀ‖ ≤ ½ (tight) and |c| ≤ R² + R.")
 
@@ -263,9 +263,9 @@ def _lem12_10(bound):
     return sides
 
 
-claims.inequality(P + "lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² for the four pieces of B_xy,paper", hypotheses=H12,
+claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² for the four pieces of B_xy,paper", hypotheses=H12,
                   expected="falsified", instances=h12_instances, sides=_lem12_10(lambda R: R ** 2),
                   notes="FAILS for G3 = −c·diag(f) and G4 = c·ffᵀ, as the spec records: |c| reaches R² + R "
                         "(n = d = 1, A2 = A3 = [R], Y = [R], B = [−R]: 20 > 16 at R = 4).")
-claims.inequality(P + "lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² + R (the spec's correct bound)", hypotheses=H12,
+claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² + R (the spec's correct bound)", hypotheses=H12,
                   instances=h12_instances, sides=_lem12_10(lambda R: R ** 2 + R), repair=True)

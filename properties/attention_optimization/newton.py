@@ -64,7 +64,7 @@ _QUAD = ("L_tot(z) = ½zᵀHz, H = diag(10^{t_i}), t_i ∈ [0, 6] (cond(H) up to
          "l = λ_min(H), M = 0, any z_0; H̃ = H^{1/2}(I + ε0E)H^{1/2}, ‖E‖ ≤ 1 symmetric, ε0 ∈ [10⁻³, 0.1]: "
          "ε0-approximate exactly; r_t = ‖z_t − z*‖₂")
 
-claims.inequality(P + "lem14.shrink", "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
+claims.inequality("attention_optimization.lem14.shrink", "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
                   "M·r_t/(l − M·r_t))·r_t", hypotheses=_QUAD, expected="falsified", instances=_quadratics,
                   sides=_one_step(lambda eps0: 2 * eps0),  # M = 0: 2(ε0 + M·r_t/(l − M·r_t)) = 2ε0
                   notes="FAILS in the Euclidean norm on ill-conditioned instances, as the spec records (H = diag(1, "
@@ -72,12 +72,12 @@ claims.inequality(P + "lem14.shrink", "if L_tot is (l, M)-good and H̃_t is ε0-
                         "ε0E)⁻¹H^{1/2} moves error from the stiff to the soft direction by a factor √κ.  The H-norm "
                         "repair holds.")
 
-claims.inequality(P + "lem14.shrink", "in the H-norm (M = 0): ‖z_{t+1} − z*‖_H ≤ ε0/(1 − ε0)·‖z_t − z*‖_H",
+claims.inequality("attention_optimization.lem14.shrink", "in the H-norm (M = 0): ‖z_{t+1} − z*‖_H ≤ ε0/(1 − ε0)·‖z_t − z*‖_H",
                   hypotheses=_QUAD, instances=_quadratics, repair=True,
                   sides=_one_step(lambda eps0: eps0 / (1 - eps0), h_norm=True),
                   notes="H^{1/2}(z_{t+1}) = (I − (I + ε0E)⁻¹)H^{1/2}z_t, whose factor has norm ≤ ε0/(1 − ε0).")
 
-claims.inequality(P + "lem14.induction", "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
+claims.inequality("attention_optimization.lem14.induction", "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
                   "and M·r_{t+1} ≤ 0.1·l", hypotheses=_QUAD + "; t = 0 (the premise is then M·r_0 ≤ 0.1·l, true as "
                   "M = 0)", expected="falsified", instances=_quadratics,
                   sides=_one_step(lambda eps0: mp.mpf(4) / 10),  # M = 0: M·r ≤ 0.1·l holds; r_1 ≤ 0.4·r_0
@@ -85,7 +85,7 @@ claims.inequality(P + "lem14.induction", "if r_i ≤ 0.4·r_{i−1} and M·r_i �
                         "true for κ ≈ 1): the search finds r_1 > 0.4·r_0 on an ill-conditioned quadratic.  In the "
                         "H-norm the contraction ε0/(1 − ε0) ≤ 0.112 ≤ 0.4 holds (repair).")
 
-claims.inequality(P + "lem14.induction", "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
+claims.inequality("attention_optimization.lem14.induction", "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
                   instances=_quadratics, sides=_one_step(lambda eps0: mp.mpf(4) / 10, h_norm=True), repair=True)
 
 # --- thm1.3 -----------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def _thm_instances():
                      st.sampled_from([1e-3, 1e-6]), st.integers(0, 2**31 - 1))
 
 
-@claims.check(P + "thm1.3", "after T = ⌈log₂(‖z_0 − z*‖₂/ε)⌉ iterations of alg.newton (TensorSRHT-approximated "
+@claims.check("attention_optimization.thm1.3", "after T = ⌈log₂(‖z_0 − z*‖₂/ε)⌉ iterations of alg.newton (TensorSRHT-approximated "
               "Hessian, m = 64d²) from z_0 with M‖z_0 − z*‖₂ ≤ 0.1·l, ‖z_T − z*‖₂ ≤ ε",
               hypotheses="regularised loss (reading b, w ∈ [2, 4]ⁿ, A's = 3·I_{n×d} + entries ≤ 1, n ≥ d); z* by "
                          "50-digit Newton; cond(∇²L_tot(z*)) ≤ 10³; M estimated as twice the largest Hessian "
@@ -143,12 +143,12 @@ def _flops(kernel, d):
     return lambda impl, n: impl.attention_flops(kernel, n, d)
 
 
-claims.running_time(P + "lem5.3.time", "c, f, h are computable in O(T_mat(n,n,d) + T_mat(n,d,d)) (alg.forward)",
+claims.running_time("attention_optimization.lem5.3.time", "c, f, h are computable in O(T_mat(n,n,d) + T_mat(n,d,d)) (alg.forward)",
                     uses=("attention_flops",), sizes=_SIZES, count=_flops("forward", 8),
                     claimed=lambda n: n * n * 8 + n * 64,
                     hypotheses="d = 8; XLA FLOPs of the forward kernel over n = 256 … 2048",
                     notes="The fitted exponent in n is compared with that of n²d + nd² (classical T_mat).")
-claims.running_time(P + "lem5.4.subcost", "(diag f − ffᵀ)h costs O(n) as f∘h − ⟨f,h⟩f",
+claims.running_time("attention_optimization.lem5.4.subcost", "(diag f − ffᵀ)h costs O(n) as f∘h − ⟨f,h⟩f",
                     uses=("attention_flops",), sizes=(1024, 4096, 16384, 65536), count=_flops("softmax_jvp", 1),
                     claimed=lambda n: n, hypotheses="f, h ∈ Rⁿ; XLA FLOPs of the softmax-Jacobian product",
                     notes="The remainder's O(nd²) per (j0, i0) is covered by lem5.4.grad_x_matrix's matrix form, whose "
@@ -168,7 +168,7 @@ def _alg_time(impl):
     return worst(float_outcome(sn, 2.2, note=note), float_outcome(sd, 6.2, note=note), float_outcome(ss, 6.2, note=note))
 
 
-claims.check(P + "alg.time", "per iteration O((T_mat(n,n,d) + T_mat(n,d,d) + d^{2ω})·polylog(n/δ)); total Õ((T_mat(n,n,d) "
+claims.check("attention_optimization.alg.time", "per iteration O((T_mat(n,n,d) + T_mat(n,d,d) + d^{2ω})·polylog(n/δ)); total Õ((T_mat(n,n,d) "
              "+ T_mat(n,d,d) + d^{2ω})·log(1/ε))", uses=("attention_flops",),
              hypotheses="XLA FLOPs of one Newton iteration (gradient, exact Hessian blocks through the Kronecker "
                         "structure, dense Cholesky solve) over n = 256 … 2048 at d = 4 and d = 2 … 16 at n = 16; the "

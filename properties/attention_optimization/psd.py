@@ -47,7 +47,7 @@ def _lem6_1(Gx, Gy, C, s1, s2):
     return mp.eye(k1 + k2) * (min(a1, a2) - a3), H
 
 
-claims.loewner(P + "lem6.1", "if α1, α2 ≥ α3 > 0, H_xx ⪰ α1I, H_yy ⪰ α2I, ‖H_xy‖ ≤ α3 then H ⪰ 0; judged in the "
+claims.loewner("attention_optimization.lem6.1", "if α1, α2 ≥ α3 > 0, H_xx ⪰ α1I, H_yy ⪰ α2I, ‖H_xy‖ ≤ α3 then H ⪰ 0; judged in the "
                "proof's stronger form H ⪰ (min(α1, α2) − α3)·I",
                hypotheses="H_xx = GxGxᵀ + α1I, H_yy = GyGyᵀ + α2I, α3 = ‖H_xy‖, α_i = α3 + s_i (built exactly)",
                instances=_lem6_1_instances, sides=_lem6_1,
@@ -71,7 +71,7 @@ def _lem9_1_p1(*inst):
     return max(linalg.spectral_norm(O.B_x_paper(f, v, c)), linalg.spectral_norm(O.B_x_true(f, v, c))), OB.C0(R)
 
 
-claims.inequality(P + "lem9.1.p1", "−C_0·I_n ⪯ B_{j0,i0}(x) ⪯ C_0·I_n", hypotheses=_C0 + "; B symmetric, so judged as "
+claims.inequality("attention_optimization.lem9.1.p1", "−C_0·I_n ⪯ B_{j0,i0}(x) ⪯ C_0·I_n", hypotheses=_C0 + "; B symmetric, so judged as "
                   "‖B‖ ≤ C_0, for B_paper and B_true both", instances=h12_instances, sides=_lem9_1_p1)
 
 
@@ -82,7 +82,7 @@ def _lem9_1_p2(A1, A2, A3, X, Y, B, j0, i0):
                 linalg.spectral_norm(O.hessian_entry_xx(A1, A2, A3, B, x, y, j0, i0))), OB.C0(R) * R ** 2)
 
 
-claims.inequality(P + "lem9.1.p2", "‖H_{j0,i0}(x)‖ ≤ C_0R²", hypotheses=_C0 + "; the paper's 𝖠ᵀB_paper𝖠 and the true "
+claims.inequality("attention_optimization.lem9.1.p2", "‖H_{j0,i0}(x)‖ ≤ C_0R²", hypotheses=_C0 + "; the paper's 𝖠ᵀB_paper𝖠 and the true "
                   "(numerical) Hessian both", instances=h12_instances, sides=_lem9_1_p2)
 
 
@@ -121,7 +121,7 @@ def _lem9_1_p3(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check(P + "lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
+claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
              hypotheses=_C0 + "; l ∈ [0.1, 10]; σ_min read as the smallest nonzero singular value of 𝖠_{j0} (the "
                               "literal d²-th one is 0 for d ≥ 2, making the hypothesis unsatisfiable)",
              expected="falsified", instances=_with_w,
@@ -155,7 +155,7 @@ def _lem9_1_p3_repair(inst):
                  loewner(lambda: mats()[1], lambda: mats()[3]))
 
 
-claims.check(P + "lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
+claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
              "(l/σ_+²)·𝖠_{j0}ᵀ𝖠_{j0} ⪰ l·Π_{j0}, Π_{j0} the projector onto the row space of 𝖠_{j0} (σ_+ its smallest "
              "nonzero singular value)", hypotheses=_C0 + "; l ∈ [0.1, 10]; the paper's 𝖠ᵀB_paper𝖠 and the true "
              "𝖠ᵀB_true𝖠 both", instances=_with_w, repair=True,
@@ -180,7 +180,7 @@ def _lem9_1_p4(inst):
     return worst(*outs)
 
 
-claims.check(P + "lem9.1.p4", "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
+claims.check("attention_optimization.lem9.1.p4", "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
              "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
                                                  "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
              instances=_with_w, max_examples=15)(_lem9_1_p4)
@@ -205,7 +205,7 @@ def _lem9_1_p5(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check(P + "lem9.1.p5", "if min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0 then H + H_reg ⪰ l·I_{d²}",
+claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0 then H + H_reg ⪰ l·I_{d²}",
              hypotheses=_C0 + "; σ_min(𝖠_min) read as the smallest nonzero singular value over the blocks; H the "
                               "paper's Σ𝖠ᵀB_paper𝖠, H_reg = d·(A1ᵀA1) ⊗ (A2ᵀWA2)",
              expected="falsified", instances=_with_w, max_examples=15,
@@ -231,7 +231,7 @@ def _lem9_1_p5_repair(inst):
     return worst(loewner(lambda: sides()[0], lambda: sides()[1]), loewner(lambda: sides()[0], lambda: sides()[2]))
 
 
-claims.check(P + "lem9.1.p5", "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
+claims.check("attention_optimization.lem9.1.p5", "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
              "correct replacement, reading b)", hypotheses=_C0 + "; n ≥ d; w = C_0(1 + s); the paper's H and the true "
              "H_xx both", instances=_with_w, max_examples=10, repair=True)(_lem9_1_p5_repair)
 
@@ -252,7 +252,7 @@ def _lem9_1_p6(inst):
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
 
 
-claims.check(P + "lem9.1.p6", "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
+claims.check("attention_optimization.lem9.1.p6", "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
              "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
              instances=_with_w, max_examples=15)(_lem9_1_p6)
 
@@ -284,7 +284,7 @@ def _lem9_2_p4(inst):
     return worst(loewner(lambda: mp.zeros(data[0].rows, data[0].rows), B3), le(lambda: _lem9_2(4)(*data)))
 
 
-claims.check(P + "lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances)(_lem9_2_p4)
+claims.check("attention_optimization.lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances)(_lem9_2_p4)
 
 # --- Lemma 10.1 Parts 3, 4 -------------------------------------------------------------------
 
@@ -317,7 +317,7 @@ def _lem10_1_p3(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check(P + "lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
+claims.check("attention_optimization.lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
              hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]; H_yy numerical, H_reg,y = I_d ⊗ A3ᵀW²A3",
              instances=_yy_instances, notes="Nearly tight (spec: min λ_min/l = 1.0024).")(_lem10_1_p3)
 
@@ -335,7 +335,7 @@ def _lem10_1_p4(inst):
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
 
 
-claims.check(P + "lem10.1.p4", "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
+claims.check("attention_optimization.lem10.1.p4", "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
              "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
              instances=_yy_instances)(_lem10_1_p4)
 
@@ -347,7 +347,7 @@ def _psd_chain(A1, A2, A3, X, Y, B, j0, i0):
     return linalg.spectral_norm(O.hessian_xy(A1, A2, A3, B, x, y)), OB.lem12_8_paper(A1.rows, A1.cols, R)
 
 
-claims.inequality(P + "sec3.psd_chain", "with large regularisation H_xx ⪰ α1I, H_yy ⪰ α2I (Lemmas 9.1, 10.1), "
+claims.inequality("attention_optimization.sec3.psd_chain", "with large regularisation H_xx ⪰ α1I, H_yy ⪰ α2I (Lemmas 9.1, 10.1), "
                   "‖H_xy‖ ≤ α3 = nd·10R² (Lemma 12.8), hence H ⪰ 0 by Lemma 6.1 — judged on the chain's link "
                   "‖H_xy‖ ≤ α3", hypotheses=H12 + "; the search is run at n = 2 (as lem12.8's)", expected="falsified",
                   instances=lambda: h12_instances(n_lo=2, n_hi=2), sides=_psd_chain,
@@ -373,7 +373,7 @@ def _psd_chain_repair(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check(P + "sec3.psd_chain", "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
+claims.check("attention_optimization.sec3.psd_chain", "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
              "α2 := w_min²σ_min(A3)² (lem10.1.p3) are ≥ α3 := n√d·R²(2R² + R)/2 (lem12.8 repaired), by Lemma 6.1",
              hypotheses=H12 + "; n ≥ d, A1, A2, A3 of rank d; w_min the least value meeting both, times (1 + s)",
              instances=_yy_instances, max_examples=10, repair=True)(_psd_chain_repair)

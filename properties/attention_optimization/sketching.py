@@ -44,7 +44,7 @@ def _implicit_apply(A1, A2, s1, s2, idx):
     return explicit, implicit
 
 
-claims.identity(P + "sec13.implicit_apply", "row k of S(A1 ⊗ A2) = (1/√m)(H_N D1A1)[p_k,:] ⊗ (H_N D2A2)[q_k,:], "
+claims.identity("attention_optimization.sec13.implicit_apply", "row k of S(A1 ⊗ A2) = (1/√m)(H_N D1A1)[p_k,:] ⊗ (H_N D2A2)[q_k,:], "
                 "S = (1/√m)P(H_N D1 ⊗ H_N D2)", hypotheses="A1, A2 ∈ R^{n×d} zero-padded to N = 2^⌈log₂n⌉ rows; drawn "
                 "signs D1, D2 and selected rows (p_k, q_k); H_N the unnormalised Sylvester matrix",
                 instances=_bits_instances, sides=_implicit_apply)
@@ -60,7 +60,7 @@ def _unbiased(s1, s2):
     return mean, mp.eye(N * N)
 
 
-claims.identity(P + "sec13.unbiased", "E[SᵀS] = I_{N²}",
+claims.identity("attention_optimization.sec13.unbiased", "E[SᵀS] = I_{N²}",
                 hypotheses="N ∈ {1, 2, 4}; drawn Rademacher D1, D2; the expectation over the uniform row selection "
                            "taken exactly (all N² rows), the one-row sketch (m rows average the same way)",
                 instances=lambda: st.sampled_from([1, 2, 4]).flatmap(lambda N: st.tuples(
@@ -83,7 +83,7 @@ def _ose_data(seed, n=16, d=3):
     return rng.standard_normal((n, d)), rng.standard_normal((n, d)), rng.uniform(0.5, 2.0, n)
 
 
-@claims.trial(P + "sec13.ose", "with m = 128d² rows, P[(1 − ε)𝖠ᵀ𝖠 ⪯ (S𝖠)ᵀ(S𝖠) ⪯ (1 + ε)𝖠ᵀ𝖠 with ε ≤ 0.35] ≥ 0.9 "
+@claims.trial("attention_optimization.sec13.ose", "with m = 128d² rows, P[(1 − ε)𝖠ᵀ𝖠 ⪯ (S𝖠)ᵀ(S𝖠) ⪯ (1 + ε)𝖠ᵀ𝖠 with ε ≤ 0.35] ≥ 0.9 "
               "(TensorSRHT subspace embedding of 𝖠 = A1 ⊗ A2, as calibrated by the spec)",
               delta=0.1, trials=50, uses=("attention_sketched_gram",),
               hypotheses="n = 16, d = 3, Gaussian A1, A2 per seed; ε = max|λ(L⁻¹M̃L⁻ᵀ) − 1|, L Cholesky of 𝖠ᵀ𝖠",
@@ -97,7 +97,7 @@ def sec13_ose(seed, impl):
     return float_outcome(eps, 0.35, note=f"ε = {eps:.3f}")
 
 
-@claims.trial(P + "sec13.hessian_approx", "alg.tensorsrht_hessian gives (1 ± ε) of Σ_{j0}𝖠_{j0}ᵀW𝖠_{j0} = "
+@claims.trial("attention_optimization.sec13.hessian_approx", "alg.tensorsrht_hessian gives (1 ± ε) of Σ_{j0}𝖠_{j0}ᵀW𝖠_{j0} = "
               "(A1 ⊗ W^{1/2}A2)ᵀ(A1 ⊗ W^{1/2}A2) (ε ≤ 0.35 with probability ≥ 0.9 at m = 128d²)",
               delta=0.1, trials=50, uses=("attention_sketched_gram",),
               hypotheses="n = 16, d = 3, Gaussian A1, A2, W = diag(U[0.5, 2]) per seed",
