@@ -34,6 +34,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .memory import check_fits
+
 __all__ = [
     "SKETCHES",
     "as_key",
@@ -270,6 +272,7 @@ def srht_bits(key, n: int, m: int) -> dict:
     n = check_int(n, "n", 1)
     m = check_int(m, "m", 1)
     n_pad = next_pow2(n)
+    check_fits(n_pad + 16 * max(16, next_pow2(m)), "the SRHT bits", n=n, m=m)
     k1, k2 = jax.random.split(as_key(key))
     signs = np.asarray(jax.random.rademacher(k1, (n_pad,), dtype=jnp.int8))
     rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, n_pad, dtype=jnp.int64), k2, (m,))
@@ -336,6 +339,7 @@ def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
     d2 = check_int(d2, "d2", 1)
     m = check_int(m, "m", 1)
     d1p, d2p = next_pow2(d1), next_pow2(d2)
+    check_fits(d1p + d2p + 32 * max(16, next_pow2(m)), "the TensorSRHT bits", d1=d1, d2=d2, m=m)
     k1, k2, k3, k4 = jax.random.split(as_key(key), 4)
     return {
         "d1": np.int64(d1),
@@ -458,6 +462,7 @@ def osnap_bits(key, n: int, m: int, s: int) -> dict:
     s = check_int(s, "s", 1)
     if s > m:
         raise ValueError(f"s={s} must be <= m={m}")
+    check_fits(17 * s * max(16, next_pow2(n)), "the OSNAP bits", n=n, s=s)
     k1, k2 = jax.random.split(as_key(key))
     starts = (np.arange(s, dtype=np.int64) * m) // s
     stops = (np.arange(1, s + 1, dtype=np.int64) * m) // s
@@ -491,6 +496,7 @@ def _scatter_apply(m, rows, signs, M):
     if M.shape[0] != n:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
     vec = M.ndim == 1
+    check_fits(8 * m * (1 if vec else M.shape[1]), "S @ M", m=m, k=1 if vec else M.shape[1])
     rows, signs = jnp.asarray(rows), jnp.asarray(signs)
     out = _overflow_safe(lambda X: _scatter_core(rows, signs, X, m), (M[:, None] if vec else M,), "S @ M")
     return out[:, 0] if vec else out
@@ -524,6 +530,7 @@ def countsketch_bits(key, n: int, m: int) -> dict:
     """
     n = check_int(n, "n", 1)
     m = check_int(m, "m", 1)
+    check_fits(17 * max(16, next_pow2(n)), "the CountSketch bits", n=n)
     k1, k2 = jax.random.split(as_key(key))
     rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, m, dtype=jnp.int64), k1, (n,)).astype(np.int64)
     signs = _draws(lambda k, shape: jax.random.rademacher(k, shape, dtype=jnp.int8), k2, (n,)).astype(np.int8)
@@ -558,6 +565,7 @@ def gaussian_bits(key, n: int, m: int) -> dict:
     """
     n = check_int(n, "n", 1)
     m = check_int(m, "m", 1)
+    check_fits(8 * max(16, next_pow2(m)) * max(16, next_pow2(n)), "the Gaussian sketch", n=n, m=m)
     return {"g": _draws(lambda k, shape: jax.random.normal(k, shape, dtype=jnp.float64), as_key(key), (m, n))}
 
 
