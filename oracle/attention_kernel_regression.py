@@ -3,7 +3,7 @@
 Spec: ``shared/spec/attention_kernel_regression.md``.  Pure mpmath (numpy only to read the float64
 instances and the integer random bits).  Nothing here imports JAX or ``solvers``: the sketch
 matrices are rebuilt from the random bits alone, following the definitions of spec §2
-(``def.hadamard``, ``def.srht``, ``def.tensorsrht``, ``def.osnap``, ``def.countsketch``) and the
+(``def.srht``, ``def.tensorsrht``, ``def.osnap``, ``def.countsketch``) and the
 bits format documented in ``solvers/sketches.py`` (read, never imported):
 
 - SRHT ``{"n", "signs" (n_pad,), "rows" (m,)}``:
@@ -15,9 +15,11 @@ bits format documented in ``solvers/sketches.py`` (read, never imported):
 - CountSketch ``{"m", "rows" (n,), "signs" (n,)}``: ``S[rows[j], j] = signs[j]``.
 - Gaussian ``{"g" (m, n)}``: ``S = g/√m``.
 
-Conventions: vectors are n×1 ``mp.matrix``; ``σ_min`` takes ``convention="paper"``
-(``min_{‖x‖=1}‖Mx‖``, 0 for a wide matrix) or ``"sv"`` (``σ_{min(r,c)}``), as
-:mod:`oracle.linalg`.  Exact ranks of float64 matrices are computed over the rationals.
+Conventions: vectors are n×1 ``mp.matrix``.  The primitives this paper shares with the others live
+in :mod:`oracle.linalg`, once: the Walsh–Hadamard matrix of def.hadamard (``walsh_hadamard``),
+AᵀA (``gram``), the stable rank of def.srank (``stable_rank``), exact ranks over the rationals
+(``exact_rank``), and σ_min/κ, whose paper convention is ``convention="paper"``
+(``min_{‖x‖=1}‖Mx‖``, 0 for a wide matrix; ``linalg.sigma_min``'s default is ``σ_{min(r,c)}``).
 Bad input raises ``ValueError`` naming the argument and the rule.
 """
 
@@ -29,25 +31,20 @@ import numpy as np
 from mpmath import mp
 
 from . import linalg
-from .linalg import exact_rank
-from .precision import as_float_array, check_int, check_mp, to_mp
+from .precision import as_float_array, check_int, to_mp
 
 __all__ = [
     "ExactGram",
     "backward_error_lstsq",
-    "cond",
     "distortion_from_grams",
     "sketch_grams",
     "sketch_int_matrix",
     "sketch_times_int",
     "countsketch_matrix",
-    "exact_rank",
     "exact_residual_sq",
     "exp_kernel",
     "int_scaled",
     "gaussian_matrix",
-    "gram",
-    "hadamard",
     "lstsq_full_rank",
     "opt_attention",
     "opt_lstsq",
@@ -56,8 +53,6 @@ __all__ = [
     "projector",
     "psd_power",
     "psd_sqrt",
-    "sigma_min",
-    "srank",
     "srht_matrix",
     "subspace_distortion",
     "tensor_srht_matrix",
@@ -65,22 +60,6 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- input checks
-
-
-def _mat(M, name):
-    if isinstance(M, mp.matrix):
-        if M.rows == 0 or M.cols == 0:
-            raise ValueError(f"{name} must not be empty (shape {M.rows}x{M.cols})")
-        return check_mp(M, name)  # NaN, inf and mpc entries raise ValueError naming the argument
-    return to_mp(as_float_array(M, name, ndim=2), name)
-
-
-def _vec(v, name):
-    if isinstance(v, mp.matrix):
-        if v.cols != 1 or v.rows == 0:
-            raise ValueError(f"{name} must be a non-empty column vector, got {v.rows}x{v.cols}")
-        return check_mp(v, name)
-    return to_mp(as_float_array(v, name, ndim=1), name)
 
 
 def _int_matrix(N, name):
@@ -143,14 +122,6 @@ def _popcount_sign(a: int, b: int) -> int:
 
 
 # ----------------------------------------------------------------------------- sketches
-
-
-def hadamard(N: int):
-    """Unnormalised Sylvester–Hadamard matrix ``H[a, b] = (−1)^{popcount(a & b)}`` (def.hadamard)."""
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1 or (N & (N - 1)):
-        raise ValueError(f"N={N!r} must be a power of two >= 1")
-    N = int(N)
-    return mp.matrix([[_popcount_sign(a, b) for b in range(N)] for a in range(N)])
 
 
 def srht_matrix(bits):
@@ -245,34 +216,9 @@ def gaussian_matrix(bits):
 # ----------------------------------------------------------------------------- linear algebra
 
 
-def gram(A):
-    """AᵀA."""
-    A = _mat(A, "A")
-    return A.T * A
-
-
-def sigma_min(A, *, convention: str = "paper"):
-    """σ_min(A): ``"paper"`` = min_{‖x‖=1}‖Ax‖ (0 for a wide A), ``"sv"`` = σ_{min(r,c)}(A)."""
-    return linalg.sigma_min(_mat(A, "A"), convention=convention)
-
-
-def cond(A, *, convention: str = "paper"):
-    """κ(A) = σ_max/σ_min (``mp.inf`` when σ_min = 0), with the chosen σ_min convention."""
-    return linalg.cond(_mat(A, "A"), convention=convention)
-
-
-def srank(K):
-    """Stable rank ‖K‖_F²/‖K‖² (def.srank); 0 for K = 0 is refused."""
-    K = _mat(K, "K")
-    nrm = linalg.spectral_norm(K)
-    if nrm == 0:
-        raise ValueError("K must be nonzero (srank(0) is 0/0)")
-    return linalg.frobenius(K) ** 2 / nrm**2
-
-
 def pinv_norm(M, rank: int):
     """‖M†‖ = 1/σ_rank(M) for a matrix of (exactly known) rank ``rank`` (0 when rank = 0)."""
-    M = _mat(M, "M")
+    M = to_mp(M, "M", ndim=2)
     rank = check_int(rank, "rank")
     if rank < 0 or rank > min(M.rows, M.cols):
         raise ValueError(f"rank={rank} must be in [0, min(rows, cols)={min(M.rows, M.cols)}]")
@@ -285,7 +231,8 @@ def psd_power(A, j: int):
     """(AᵀA)^j for an integer j ≥ 0."""
     if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 0:
         raise ValueError(f"j={j!r} must be an int >= 0")
-    G = gram(A)
+    A = to_mp(A, "A", ndim=2)
+    G = A.T * A
     out = mp.eye(G.rows)
     for _ in range(int(j)):
         out = out * G
@@ -294,7 +241,7 @@ def psd_power(A, j: int):
 
 def exp_kernel(X):
     """The attention kernel A = exp(XXᵀ), entrywise (lemB.4); PSD by the Schur product theorem."""
-    X = _mat(X, "X")
+    X = to_mp(X, "X", ndim=2)
     G = X * X.T
     return mp.matrix([[mp.exp(G[i, j]) for j in range(G.cols)] for i in range(G.rows)])
 
@@ -302,7 +249,7 @@ def exp_kernel(X):
 def psd_sqrt(A):
     """The PSD square root Q diag(√max(λ, 0)) Qᵀ of a symmetric PSD A (eigenvalues below 0 can
     only come from rounding of a PSD matrix and are clamped)."""
-    A = _mat(A, "A")
+    A = to_mp(A, "A", ndim=2)
     lam, Q = mp.eigsy(linalg.symmetric_part(A))
     return Q * mp.diag([mp.sqrt(max(v, 0)) for v in lam]) * Q.T
 
@@ -314,14 +261,14 @@ def _full_column_rank(A, name="A"):
 
 def projector(A):
     """P = A(AᵀA)^{-1}Aᵀ (Fact A.1); A must have full column rank."""
-    A = _mat(A, "A")
+    A = to_mp(A, "A", ndim=2)
     _full_column_rank(A)
     return A * (mp.inverse(A.T * A) * A.T)
 
 
 def lstsq_full_rank(A, b):
     """x* = (AᵀA)^{-1}Aᵀb, the unique least-squares solution when A has full column rank."""
-    A, b = _mat(A, "A"), _vec(b, "b")
+    A, b = to_mp(A, "A", ndim=2), to_mp(b, "b", ndim=1)
     _full_column_rank(A)
     if b.rows != A.rows:
         raise ValueError(f"b has {b.rows} entries, must match A's {A.rows} rows")
@@ -330,14 +277,14 @@ def lstsq_full_rank(A, b):
 
 def opt_lstsq(A, b):
     """OPT = min_x ‖Ax − b‖ = ‖(I − P_A)b‖ (spec id.opt), through x* of the normal equations."""
-    A, b = _mat(A, "A"), _vec(b, "b")
+    A, b = to_mp(A, "A", ndim=2), to_mp(b, "b", ndim=1)
     x = lstsq_full_rank(A, b)
     return linalg.norm2(A * x - b)
 
 
 def opt_attention(A, b, j: int = 1):
     """min_x ‖A(AᵀA)^j x − b‖ computed from the matrix M = A(AᵀA)^j itself (not from P_A)."""
-    A, b = _mat(A, "A"), _vec(b, "b")
+    A, b = to_mp(A, "A", ndim=2), to_mp(b, "b", ndim=1)
     M = A * psd_power(A, j)
     return opt_lstsq(M, b)
 
@@ -348,7 +295,7 @@ def subspace_distortion(SA, A):
     Computed from the generalized eigenvalues of ((SA)ᵀSA, AᵀA): with AᵀA = LLᵀ,
     σ_i(SQ)² are the eigenvalues of L^{-1}(SA)ᵀ(SA)L^{-T}.  A must have full column rank.
     """
-    SA, A = _mat(SA, "SA"), _mat(A, "A")
+    SA, A = to_mp(SA, "SA", ndim=2), to_mp(A, "A", ndim=2)
     _full_column_rank(A)
     if SA.cols != A.cols:
         raise ValueError(f"SA has {SA.cols} columns, must match A's {A.cols}")
@@ -368,7 +315,7 @@ def backward_error_lstsq(A, b, x):
     order terms (Gratton 1996; Grcar 2003).  Judged relative to ‖A‖: a backward-stable solver
     gives ``η̃/‖A‖ = O(u)``.
     """
-    A, b, x = _mat(A, "A"), _vec(b, "b"), _vec(x, "x")
+    A, b, x = to_mp(A, "A", ndim=2), to_mp(b, "b", ndim=1), to_mp(x, "x", ndim=1)
     nx = linalg.norm2(x)
     if nx == 0:
         raise ValueError("x must be nonzero")
@@ -433,7 +380,7 @@ class ExactGram:
         """Karlson–Waldén estimate η̃(x) (see :func:`backward_error_lstsq`) from the exact Gram data,
         and ‖A‖, at the current precision: ``(η̃, ‖A‖)``."""
         G, c, _ = self.mp()
-        xm = _vec(x, "x")
+        xm = to_mp(x, "x", ndim=1)
         nx = linalg.norm2(xm)
         if nx == 0:
             raise ValueError("x must be nonzero")

@@ -3,8 +3,9 @@ truncation, the statistical dimension, the polynomial sketch 𝒵(S, T, X) of Al
 exact kernel ridge solution.
 
 Spec: ``shared/spec/attention_kernel_regression.md`` (``def.attn_kernel``, ``def.Q``,
-``def.statdim``, ``def.srank``, ``def.Z``, ``alg.8``, ``alg.Wg``, ``alg.7R``).  Pure mpmath (numpy
-only to read float64 instances and integer random bits); nothing here imports JAX or ``solvers``.
+``def.statdim``, ``def.Z``, ``alg.8``, ``alg.Wg``, ``alg.7R``; the stable rank of ``def.srank`` is
+:func:`oracle.linalg.stable_rank`).  Pure mpmath (numpy only to read float64 instances and integer
+random bits); nothing here imports JAX or ``solvers``.
 
 Conventions (Section L): the data is ``X ∈ R^{d×n}`` with **columns** ``x_i``; the kernel is
 ``K = exp(XᵀX)`` entrywise, ``K_ij = e^{⟨x_i, x_j⟩}``.  The random bits of the base sketches are
@@ -20,7 +21,7 @@ import numpy as np
 from mpmath import mp
 
 from . import linalg
-from .precision import as_float_array, check_int, to_mp
+from .precision import check_int, to_mp
 
 __all__ = [
     "MAX_DEGREE",
@@ -31,7 +32,6 @@ __all__ = [
     "ridge_solution",
     "richardson_residuals",
     "sketch_magnitude",
-    "stable_rank",
     "statistical_dimension",
     "taylor_degree",
     "taylor_kernel",
@@ -50,13 +50,7 @@ MAX_DEGREE = 200
 
 def _data(X, name="X"):
     """``X`` (d×n, columns are the points) as an ``mp.matrix``."""
-    if isinstance(X, mp.matrix):
-        for i in range(X.rows):
-            for j in range(X.cols):
-                if not mp.isfinite(X[i, j]):
-                    raise ValueError(f"{name} must be finite (entry ({i},{j}) is {X[i, j]})")
-        return X
-    return to_mp(as_float_array(X, name, ndim=2), name)
+    return to_mp(X, name, ndim=2)
 
 
 def _square(K, name="K"):
@@ -74,11 +68,8 @@ def _positive(lam, name="lam"):
 
 
 def _column(y, n, name="y"):
-    if isinstance(y, mp.matrix):
-        v = y
-    else:
-        v = to_mp(as_float_array(y, name, ndim=1), name)
-    if v.cols != 1 or v.rows != n:
+    v = to_mp(y, name, ndim=1)
+    if v.rows != n:
         raise ValueError(f"{name} has shape {v.rows}x{v.cols}; it must be a vector of length n={n}")
     return v
 
@@ -163,15 +154,6 @@ def statistical_dimension(K, lam):
     if ev[0] < -mp.mpf(10) ** (-(mp.dps - 10)) * max(abs(ev[-1]), 1):
         raise ValueError(f"K must be PSD (its smallest eigenvalue is {mp.nstr(ev[0], 5)})")
     return mp.fsum(max(v, 0) / (max(v, 0) + lam) for v in ev)
-
-
-def stable_rank(K):
-    """``srank(K) = ‖K‖_F²/‖K‖²`` (def.srank)."""
-    K = _data(K, "K")
-    nrm = linalg.spectral_norm(K)
-    if nrm == 0:
-        raise ValueError("K must be nonzero (srank(0) is 0/0)")
-    return linalg.frobenius(K) ** 2 / nrm**2
 
 
 def ridge_solution(K, y, lam):

@@ -17,13 +17,13 @@ from __future__ import annotations
 from mpmath import mp
 
 from . import derivatives
-from .linalg import diag, dot, hadamard, kron
-from .precision import as_float_array, to_mp
+from .linalg import diag, dot, entrywise, exp_entrywise, kron
+from .precision import as_float_array, check_mp, to_mp
 
-__all__ = ["alpha", "c_entry", "classical_matmul", "exp_entrywise", "f_row", "h_col", "kron_block", "L_entry",
+__all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
            "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
            "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form",
-           "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg", "L_tot", "READINGS", "gradient_tot",
+           "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg_xy", "L_tot", "READINGS", "gradient_tot",
            "hessian_blocks", "hessian_entry_xx",
            "hessian_xx", "hessian_xy", "hessian_yy", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
            "reg_hessian", "unvec_cols", "minimiser"]
@@ -34,13 +34,6 @@ def norm_inf(u):
     if not isinstance(u, mp.matrix) or u.rows == 0:
         raise ValueError("u must be a nonempty mp.matrix")
     return max(abs(u[i, j]) for i in range(u.rows) for j in range(u.cols))
-
-
-def exp_entrywise(u):
-    """exp(u), entrywise (any matrix shape)."""
-    if not isinstance(u, mp.matrix):
-        raise ValueError(f"u must be an mp.matrix, got {type(u).__name__}")
-    return mp.matrix([[mp.exp(u[i, j]) for j in range(u.cols)] for i in range(u.rows)])
 
 
 def classical_matmul(A, B):
@@ -69,28 +62,23 @@ def classical_matmul(A, B):
 # --- the single-layer attention loss (spec §1, §2 "Basic functions") -------------------------
 
 
-def _check_matrix(M, name):
-    if not isinstance(M, mp.matrix) or M.rows == 0 or M.cols == 0:
-        raise ValueError(f"{name} must be a nonempty mp.matrix")
-
-
 def vec_row(X):
     """x = vec_row(X): x[a·d + b] = X[a, b] (numpy ``X.reshape(-1)``)."""
-    _check_matrix(X, "X")
+    check_mp(X, "X", ndim=2)
     return mp.matrix([X[a, b] for a in range(X.rows) for b in range(X.cols)])
 
 
 def vec_cols(Y):
     """y stacking the columns of Y: y[i0·d + i1] = Y[i1, i0] (numpy ``Y.T.reshape(-1)``)."""
-    _check_matrix(Y, "Y")
+    check_mp(Y, "Y", ndim=2)
     return mp.matrix([Y[i1, i0] for i0 in range(Y.cols) for i1 in range(Y.rows)])
 
 
 def kron_block(A1, A2, j0: int):
     """𝖠_{j0} = a_{j0} ⊗ A2 ∈ R^{n×d²} (rows j0·n … j0·n + n − 1 of A1 ⊗ A2), entry
     [r, a·d + b] = A1[j0, a]·A2[r, b]."""
-    _check_matrix(A1, "A1")
-    _check_matrix(A2, "A2")
+    check_mp(A1, "A1", ndim=2)
+    check_mp(A2, "A2", ndim=2)
     if A1.cols != A2.cols:
         raise ValueError(f"A1 (d={A1.cols}) and A2 (d={A2.cols}) must have the same number of columns")
     if not 0 <= j0 < A1.rows:
@@ -106,7 +94,7 @@ def u_row(A1, A2, x, j0: int):
     return exp_entrywise(kron_block(A1, A2, j0) * x)
 
 
-def alpha(A1, A2, x, j0: int):
+def alpha_row(A1, A2, x, j0: int):
     """α(x)_{j0} = ⟨u(x)_{j0}, 1_n⟩ (Def 4.9)."""
     return mp.fsum(u_row(A1, A2, x, j0))
 
@@ -119,8 +107,8 @@ def f_row(A1, A2, x, j0: int):
 
 def h_col(A3, y, i0: int):
     """h(y)_{i0} = A3 y_{i0}, y_{i0} = y[i0·d : (i0+1)·d] (Def 4.11)."""
-    _check_matrix(A3, "A3")
-    _check_matrix(y, "y")
+    check_mp(A3, "A3", ndim=2)
+    check_mp(y, "y", ndim=2)
     d = A3.cols
     if y.rows != d * d or not 0 <= i0 < d:
         raise ValueError(f"y (length {y.rows}) must have length d²={d * d} and i0={i0} must be in [0, {d})")
@@ -171,14 +159,14 @@ def B_x_paper(f, v, c):
     """Def 7.3: B_paper(x) = (1−γ)c·diag(f∘v) − (2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ
     + (f∘v)(f∘v)ᵀ, γ = ⟨f, v⟩ (spec def.B_x_paper)."""
     g = dot(f, v)
-    fv = hadamard(f, v)
+    fv = entrywise(f, v)
     return (diag(fv) * ((1 - g) * c) - (fv * f.T + f * fv.T) * (2 * g + c)
             + f * f.T * (2 * g * c + g * g) + fv * fv.T)
 
 
 def B_xy_paper(f, h, c):
     """Def 11.3: B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ − c·diag(f) + c·ffᵀ (spec def.B_xy_paper)."""
-    return hadamard(f, h) * f.T - f * f.T * dot(f, h) - diag(f) * c + f * f.T * c
+    return entrywise(f, h) * f.T - f * f.T * dot(f, h) - diag(f) * c + f * f.T * c
 
 
 def grad_x_matrix_form(A1, A2, A3, B, X, Y):
@@ -250,7 +238,7 @@ def _check_reading(reading):
         raise ValueError(f"reading={reading!r} must be one of {READINGS}")
 
 
-def L_reg(A1, A2, A3, w, x, y, reading: str = "b"):
+def L_reg_xy(A1, A2, A3, w, x, y, reading: str = "b"):
     """L_reg,x(x) + L_reg,y(y): L_reg,y = ½‖W A3 Y‖_F²; L_reg,x = (d/2)‖A1 X A2ᵀ W^{1/2}‖_F² (reading b)
     or (d/2)‖A1 X A2ᵀ W‖_F² (reading a), W = diag(w) (spec def.reg_x, def.reg_y), summed as
     first-principles sums over the entries, so their Hessians are independent of the stated ones."""
@@ -269,9 +257,9 @@ def L_reg(A1, A2, A3, w, x, y, reading: str = "b"):
 
 
 def L_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
-    """L_tot = L_half + L_reg (the objective of alg.newton; w = None: no regulariser)."""
+    """L_tot = L_half + L_reg_xy (the objective of alg.newton; w = None: no regulariser)."""
     base = L_half(A1, A2, A3, B, x, y)
-    return base if w is None else base + L_reg(A1, A2, A3, w, x, y, reading)
+    return base if w is None else base + L_reg_xy(A1, A2, A3, w, x, y, reading)
 
 
 def _z_fn(A1, A2, A3, B, w, reading):
@@ -357,7 +345,7 @@ def B_x_true(f, v, c):
     """Spec def.B_x_true (derived, verified against numerical Hessians by lem7.1): (f∘v)(f∘v)ᵀ −
     (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f), γ = ⟨f, v⟩."""
     g = dot(f, v)
-    fv = hadamard(f, v)
+    fv = entrywise(f, v)
     return (fv * fv.T - (fv * f.T + f * fv.T) * (g + c) + f * f.T * (g * g + 2 * g * c) + diag(fv) * c
             - diag(f) * (g * c))
 
@@ -370,14 +358,14 @@ def B_xy_true(f, h, c):
 def G_nine(f, v, c):
     """Sec 8.2 (spec def.G_nine): G1 … G9 with Σ G_k = B_paper(x); γ = ⟨f, v⟩."""
     g = dot(f, v)
-    fv = hadamard(f, v)
+    fv = entrywise(f, v)
     return [diag(fv) * c, diag(fv) * (-g * c), fv * f.T * (-2 * g), fv * f.T * (-c), f * fv.T * (-2 * g),
             f * fv.T * (-c), f * f.T * (2 * g * c), f * f.T * (g * g), fv * fv.T]
 
 
 def G_xy_four(f, h, c):
     """Sec 12 (spec def.B_xy_paper): the four pieces (f∘h)fᵀ, −⟨f,h⟩ffᵀ, −c·diag(f), c·ffᵀ of B_xy,paper."""
-    return [hadamard(f, h) * f.T, f * f.T * (-dot(f, h)), diag(f) * (-c), f * f.T * c]
+    return [entrywise(f, h) * f.T, f * f.T * (-dot(f, h)), diag(f) * (-c), f * f.T * c]
 
 
 def hessian_xx_paper(A1, A2, A3, B, x, y):

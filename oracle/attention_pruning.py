@@ -1,10 +1,10 @@
 """mpmath oracle of "Beyond Linear Approximations: A Novel Pruning Approach for Attention Matrix"
 (Liang, Long, Shi, Song, Zhou; ICLR 2025; paper 000, spec ``shared/spec/attention_pruning.md``).
 
-Pure mpmath on ``mp.matrix`` inputs (convert float64 data exactly with :func:`oracle.to_mp`), except
-:func:`exact_rank`, which works on the float64 data in exact rational arithmetic.  Objects (spec §2):
-S(M) = X(M∘W)Xᵀ; f̃(M) = D̃⁻¹Ã with Ã = exp(S(M))∘M_c (Defs 3.2, B.1–B.3); f = f̃(1_{d×d}); c = f̃ − f
-(Def B.4); the loss L(M) = ½‖c(M)‖_F² + (λ/2)‖M‖_F² (Defs 1.2/3.2, B.5–B.7); p = p1 − p2 (Def C.1).
+Pure mpmath on ``mp.matrix`` inputs (convert float64 data exactly with :func:`oracle.to_mp`); the
+entrywise product ∘ and exact ranks are :mod:`oracle.linalg`'s.  Objects (spec §2): S(M) = X(M∘W)Xᵀ;
+f̃(M) = D̃⁻¹Ã with Ã = exp(S(M))∘M_c (Defs 3.2, B.1–B.3); f = f̃(1_{d×d}); c = f̃ − f (Def B.4); the loss
+L(M) = ½‖c(M)‖_F² + (λ/2)‖M‖_F² (Defs 1.2/3.2, B.5–B.7); p = p1 − p2 (Def C.1).
 The causal mask ``Mc`` is optional everywhere (``None`` = 1_{n×n}, the non-causal loss of Def 1.2).
 
 The paper's closed-form gradient (:func:`gradient_closed_form`, Thm 5.3) is never trusted: the
@@ -17,20 +17,19 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from .linalg import eigvalsh, exact_rank, norm2
+from .linalg import eigvalsh, entrywise, norm2
+from .precision import check_mp
 
 __all__ = [
     "attention",
     "causal_mask",
     "check_lambda",
     "check_ratio",
-    "exact_rank",
     "f_tilde",
     "frob_inner",
     "gd_trajectory",
     "gradient_closed_form",
     "gradient_numerical",
-    "hadamard",
     "lipschitz_constants",
     "loss",
     "masked_softmax_attention",
@@ -48,17 +47,9 @@ __all__ = [
 
 # -- validation --------------------------------------------------------------------------------
 
-def _check_matrix(M, name):
-    if not isinstance(M, mp.matrix) or M.rows == 0 or M.cols == 0:
-        shape = f"{M.rows}x{M.cols}" if isinstance(M, mp.matrix) else type(M).__name__
-        raise ValueError(f"{name} must be a nonempty mp.matrix, got {shape}")
-    if not all(mp.isfinite(v) for v in M):
-        raise ValueError(f"{name} must be finite (it holds NaN or inf)")
-
-
 def _same_shape(A, B, na, nb):
-    _check_matrix(A, na)
-    _check_matrix(B, nb)
+    check_mp(A, na, ndim=2)
+    check_mp(B, nb, ndim=2)
     if (A.rows, A.cols) != (B.rows, B.cols):
         raise ValueError(f"{na} ({A.rows}x{A.cols}) and {nb} ({B.rows}x{B.cols}) must have the same shape")
 
@@ -86,12 +77,12 @@ def check_ratio(rho) -> float:
 
 
 def _check_problem(X, W, M, Mc):
-    _check_matrix(X, "X")
+    check_mp(X, "X", ndim=2)
     _same_shape(W, M, "W", "M")
     if W.rows != W.cols or W.rows != X.cols:
         raise ValueError(f"W and M must be d×d with d = X.cols = {X.cols}, got {W.rows}x{W.cols}")
     if Mc is not None:
-        _check_matrix(Mc, "Mc")
+        check_mp(Mc, "Mc", ndim=2)
         if (Mc.rows, Mc.cols) != (X.rows, X.rows):
             raise ValueError(f"Mc must be {X.rows}x{X.rows}, got {Mc.rows}x{Mc.cols}")
         if any(v not in (0, 1) for v in Mc):
@@ -99,12 +90,6 @@ def _check_problem(X, W, M, Mc):
 
 
 # -- elementary --------------------------------------------------------------------------------
-
-def hadamard(A, B):
-    """A ∘ B, the entrywise product of two matrices (or columns) of one shape."""
-    _same_shape(A, B, "A", "B")
-    return mp.matrix([[A[i, j] * B[i, j] for j in range(A.cols)] for i in range(A.rows)])
-
 
 def frob_inner(A, B):
     """⟨A, B⟩ = tr(AᵀB) = Σ_ij A_ij B_ij (an exactly rounded sum)."""
@@ -114,7 +99,7 @@ def frob_inner(A, B):
 
 def trace(A):
     """tr(A) of a square matrix."""
-    _check_matrix(A, "A")
+    check_mp(A, "A", ndim=2)
     if A.rows != A.cols:
         raise ValueError(f"A must be square, got {A.rows}x{A.cols}")
     return mp.fsum(A[i, i] for i in range(A.rows))
@@ -122,13 +107,13 @@ def trace(A):
 
 def max_abs(A):
     """max|A| := max_ij |A_ij| (spec §1)."""
-    _check_matrix(A, "A")
+    check_mp(A, "A", ndim=2)
     return max(abs(v) for v in A)
 
 
 def min_abs(A):
     """min|A| := min_ij |A_ij| (spec §1; μ of Lemma 5.5 is proportional to it)."""
-    _check_matrix(A, "A")
+    check_mp(A, "A", ndim=2)
     return min(abs(v) for v in A)
 
 
@@ -141,8 +126,8 @@ def causal_mask(n: int):
 
 def radius(X, W):
     """R := max(‖X‖_F, ‖W‖_F, 1)·(1 + 10⁻⁹), the smallest admissible R > 1 of Assumption D.1 (spec)."""
-    _check_matrix(X, "X")
-    _check_matrix(W, "W")
+    check_mp(X, "X", ndim=2)
+    check_mp(W, "W", ndim=2)
     return max(norm2(X), norm2(W), mp.mpf(1)) * (1 + mp.mpf(10) ** -9)
 
 
@@ -150,7 +135,7 @@ def radius(X, W):
 
 def scores_S(X, W, M):
     """S(M) = X(M∘W)Xᵀ ∈ R^{n×n} (spec §1)."""
-    return X * hadamard(M, W) * X.T
+    return X * entrywise(M, W) * X.T
 
 
 def _row_softmax(S, Mc):
@@ -181,7 +166,7 @@ f_tilde = masked_softmax_attention
 
 def attention(X, W, Mc=None):
     """Attn(X) = D⁻¹exp(XWXᵀ) (Def 1.1; with ``Mc``, A = exp(XWXᵀ)∘M_c of Def 3.2): f = f̃(1_{d×d})."""
-    _check_matrix(W, "W")
+    check_mp(W, "W", ndim=2)
     return masked_softmax_attention(X, W, mp.ones(W.rows, W.cols), Mc)
 
 
@@ -201,7 +186,7 @@ def p_parts(X, W, M, Mc=None):
     """(p1, p2, p) of Def C.1: p1 = f̃∘c, p2 = diag((f̃∘c)1_n) f̃, p = p1 − p2."""
     ft = masked_softmax_attention(X, W, M, Mc)
     c = ft - attention(X, W, Mc)
-    p1 = hadamard(ft, c)
+    p1 = entrywise(ft, c)
     n = ft.rows
     p2 = mp.matrix(n, n)
     for i in range(n):
@@ -215,7 +200,7 @@ def gradient_closed_form(X, W, M, lam, Mc=None):
     """The paper's closed form ∇_M L(M) = W ∘ (Xᵀp(M)X) + λM (Thm 5.3 = Thm C.5).  Judged against
     :func:`gradient_numerical`, never used as the truth."""
     lam = check_lambda(lam)
-    return hadamard(W, X.T * p_parts(X, W, M, Mc)[2] * X) + M * lam
+    return entrywise(W, X.T * p_parts(X, W, M, Mc)[2] * X) + M * lam
 
 
 def gradient_numerical(X, W, M, lam, Mc=None):

@@ -33,7 +33,8 @@ __all__ = [
     "cond",
     "diag",
     "dot",
-    "hadamard",
+    "entrywise",
+    "exp_entrywise",
     "norm",
     "ones",
     "stack",
@@ -51,37 +52,24 @@ __all__ = [
     "singular_values",
     "solve",
     "spectral_norm",
+    "stable_rank",
     "sym",
     "symmetric_part",
     "unvec",
     "vec",
+    "walsh_hadamard",
 ]
 
 
-def _check_matrix(M, name):
-    if not isinstance(M, mpmath.matrix):
-        raise ValueError(f"{name} must be an mp.matrix (convert with oracle.to_mp), got {type(M).__name__}")
-    if M.rows == 0 or M.cols == 0:
-        raise ValueError(f"{name} must not be empty (shape {M.rows}x{M.cols})")
-    return check_mp(M, name)
-
-
-def _check_column(v, name):
-    _check_matrix(v, name)
-    if v.cols != 1:
-        raise ValueError(f"{name} must be a column vector, got {v.rows}x{v.cols}")
-    return v
-
-
 def _same_rows(u, v):
-    _check_column(u, "u")
-    _check_column(v, "v")
+    check_mp(u, "u", ndim=1)
+    check_mp(v, "v", ndim=1)
     if u.rows != v.rows:
         raise ValueError(f"u has {u.rows} rows and v has {v.rows}; they must match")
 
 
 def _check_symmetric(S, name):
-    _check_matrix(S, name)
+    check_mp(S, name, ndim=2)
     if S.rows != S.cols:
         raise ValueError(f"{name} must be square, got {S.rows}x{S.cols}")
     scale = max((abs(S[i, j]) for i in range(S.rows) for j in range(S.cols)), default=mp.mpf(0))
@@ -99,18 +87,18 @@ def identity(n):
 
 def norm2(v):
     """Euclidean norm of a vector (or Frobenius norm of a matrix)."""
-    _check_matrix(v, "v")
+    check_mp(v, "v", ndim=2)
     return mp.sqrt(mp.fsum(x * x for x in v))
 
 
 def frobenius(M):
-    _check_matrix(M, "M")
+    check_mp(M, "M", ndim=2)
     return norm2(M)
 
 
 def singular_values(M):
     """All min(r, c) singular values of ``M``, in decreasing order."""
-    _check_matrix(M, "M")
+    check_mp(M, "M", ndim=2)
     s = mp.svd_r(M, compute_uv=False)
     return sorted((abs(s[i]) for i in range(len(s))), reverse=True)
 
@@ -127,7 +115,7 @@ def sigma_min(M, *, convention: str = "sv"):
     """Smallest singular value: σ_{min(r,c)}(M) ("sv") or min_{‖x‖=1}‖Mx‖ ("paper", 0 if wide)."""
     if convention not in ("sv", "paper"):
         raise ValueError(f"convention={convention!r} must be 'sv' or 'paper'")
-    _check_matrix(M, "M")
+    check_mp(M, "M", ndim=2)
     if convention == "paper" and M.rows < M.cols:
         return mp.mpf(0)
     return singular_values(M)[-1]
@@ -140,13 +128,31 @@ def cond(M, *, convention: str = "sv"):
     return mp.inf if smin == 0 else smax / smin
 
 
+def stable_rank(K):
+    """srank(K) = ‖K‖_F²/‖K‖² (spec def.srank of papers 004 and its Section L); K = 0 is refused."""
+    check_mp(K, "K", ndim=2)
+    nrm = spectral_norm(K)
+    if nrm == 0:
+        raise ValueError("K must be nonzero (srank(0) is 0/0)")
+    return frobenius(K) ** 2 / nrm**2
+
+
+def walsh_hadamard(N):
+    """The unnormalised Sylvester–Walsh–Hadamard matrix ``H[a, b] = (−1)^{popcount(a & b)}`` of order
+    ``N`` (a power of two; spec def.hadamard of paper 004, the H of every SRHT)."""
+    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1 or (N & (N - 1)):
+        raise ValueError(f"N={N!r} must be a power of two >= 1")
+    N = int(N)
+    return mp.matrix([[-1 if (a & b).bit_count() % 2 else 1 for b in range(N)] for a in range(N)])
+
+
 def gram(M):
     """MᵀM with every entry the exact dot product of two columns, rounded once.
 
     An mpf is an integer times a power of two, so each column is written exactly as integers times
     one power of two (its smallest exponent) and the dot products are summed in integers: no
     cancellation can cost digits, and it is several times faster than ``M.T * M`` for tall M."""
-    _check_matrix(M, "M")
+    check_mp(M, "M", ndim=2)
     cols = []
     for j in range(M.cols):
         parts = [mp.mpf(M[i, j])._mpf_ for i in range(M.rows)]  # (sign, mantissa, exponent, bits)
@@ -162,7 +168,7 @@ def gram(M):
 
 def symmetric_part(S):
     """(S + Sᵀ)/2 of a square matrix."""
-    _check_matrix(S, "S")
+    check_mp(S, "S", ndim=2)
     if S.rows != S.cols:
         raise ValueError(f"S must be square, got {S.rows}x{S.cols}")
     return (S + S.T) / 2
@@ -177,8 +183,8 @@ def eigvalsh(S):
 
 def loewner_margin(X, Y):
     """λ_min(Y − X): X ⪯ Y (Loewner order) iff this is ≥ 0."""
-    _check_matrix(X, "X")
-    _check_matrix(Y, "Y")
+    check_mp(X, "X", ndim=2)
+    check_mp(Y, "Y", ndim=2)
     if (X.rows, X.cols) != (Y.rows, Y.cols):
         raise ValueError(f"X ({X.rows}x{X.cols}) and Y ({Y.rows}x{Y.cols}) must have the same shape")
     return eigvalsh(Y - X)[0]
@@ -283,7 +289,7 @@ def _to_mp(X):
 
 
 def _rhs(A, b):
-    _check_matrix(b, "b")
+    check_mp(b, "b", ndim=2)
     if b.rows != A.rows:
         raise ValueError(f"b has {b.rows} rows, must match A's {A.rows}")
 
@@ -297,7 +303,7 @@ def solve(A, b):
     **Raises:** ``ValueError`` when A is not square, b does not match it, either holds NaN, inf or
     complex entries, or A is (exactly) singular.
     """
-    _check_matrix(A, "A")
+    check_mp(A, "A", ndim=2)
     if A.rows != A.cols:
         raise ValueError(f"A must be square, got {A.rows}x{A.cols}")
     _rhs(A, b)
@@ -316,7 +322,7 @@ def lstsq(A, b):
 
     **Raises:** ``ValueError`` for shapes that do not match and NaN, inf or complex entries.
     """
-    _check_matrix(A, "A")
+    check_mp(A, "A", ndim=2)
     _rhs(A, b)
     Af, bf = _fractions(A), _fractions(b)
     pivots = _pivot_columns(Af)
@@ -335,8 +341,8 @@ def lstsq(A, b):
 
 def kron(A, B):
     """Kronecker product with the spec's convention (row-major; kron(x, y) = vec(x yᵀ))."""
-    _check_matrix(A, "A")
-    _check_matrix(B, "B")
+    check_mp(A, "A", ndim=2)
+    check_mp(B, "B", ndim=2)
     out = mp.matrix(A.rows * B.rows, A.cols * B.cols)
     for i in range(A.rows):
         for j in range(A.cols):
@@ -348,13 +354,13 @@ def kron(A, B):
 
 def vec(X):
     """Row-major vectorisation: vec(X)[a*c + b] = X[a, b] (numpy ``X.reshape(-1)``)."""
-    _check_matrix(X, "X")
+    check_mp(X, "X", ndim=2)
     return mp.matrix([X[a, b] for a in range(X.rows) for b in range(X.cols)])
 
 
 def unvec(x, rows, cols):
     """Inverse of :func:`vec`."""
-    _check_matrix(x, "x")
+    check_mp(x, "x", ndim=2)
     rows, cols = check_int(rows, "rows", minimum=1), check_int(cols, "cols", minimum=1)
     if x.rows * x.cols != rows * cols:
         raise ValueError(f"x has {x.rows * x.cols} entries, must be rows*cols={rows * cols}")
@@ -368,7 +374,7 @@ def exact_rank(M) -> int:
     if isinstance(M, (list, tuple)) and M and all(isinstance(v, Fraction) for row in M for v in row):
         return _rank(M)
     if isinstance(M, mpmath.matrix):
-        return _rank(_fractions(_check_matrix(M, "M")))
+        return _rank(_fractions(check_mp(M, "M", ndim=2)))
     return _rank([[Fraction(float(v)) for v in row] for row in as_float_array(M, "M", ndim=2)])
 
 
@@ -382,15 +388,26 @@ def dot(u, v):
     return mp.fsum(u[i] * v[i] for i in range(u.rows))
 
 
-def hadamard(u, v):
-    """u ∘ v, the entrywise product of two columns."""
-    _same_rows(u, v)
-    return mp.matrix([u[i] * v[i] for i in range(u.rows)])
+def entrywise(A, B):
+    """A ∘ B, the entrywise (Hadamard, Schur) product of two matrices or columns of one shape.
+
+    Not the Walsh–Hadamard matrix: that is :func:`walsh_hadamard`."""
+    check_mp(A, "A", ndim=2)
+    check_mp(B, "B", ndim=2)
+    if (A.rows, A.cols) != (B.rows, B.cols):
+        raise ValueError(f"A ({A.rows}x{A.cols}) and B ({B.rows}x{B.cols}) must have the same shape")
+    return mp.matrix([[A[i, j] * B[i, j] for j in range(A.cols)] for i in range(A.rows)])
+
+
+def exp_entrywise(M):
+    """exp(M), entrywise, of a matrix or column (the u = exp(Ax) of every paper's softmax)."""
+    check_mp(M, "M", ndim=2)
+    return mp.matrix([[mp.exp(M[i, j]) for j in range(M.cols)] for i in range(M.rows)])
 
 
 def diag(u):
     """diag(u), the n×n matrix with the column u on its diagonal."""
-    _check_column(u, "u")
+    check_mp(u, "u", ndim=1)
     return mp.diag([u[i] for i in range(u.rows)])
 
 
@@ -405,7 +422,7 @@ def stack(*vs):
     if not vs:
         raise ValueError("stack needs at least one matrix")
     for k, v in enumerate(vs):
-        _check_matrix(v, f"vs[{k}]")
+        check_mp(v, f"vs[{k}]", ndim=2)
     return mp.matrix([v[i, j] for v in vs for i in range(v.rows) for j in range(v.cols)])
 
 
@@ -416,5 +433,5 @@ def sym(M):
 
 def norm(M):
     """The Euclidean norm of a column, the spectral norm of any other matrix."""
-    _check_matrix(M, "M")
+    check_mp(M, "M", ndim=2)
     return norm2(M) if M.cols == 1 else spectral_norm(M)

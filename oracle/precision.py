@@ -81,16 +81,38 @@ def _check_matrix_entries(M, name: str):
     return M
 
 
-def check_mp(value, name: str):
+def _check_shape(M, name: str, ndim: int):
+    """The shape rule of ``ndim`` (1: a non-empty n×1 column; 2: a non-empty matrix) on an ``mp.matrix``."""
+    if M.rows == 0 or M.cols == 0:
+        raise ValueError(f"{name} must not be empty (shape {M.rows}x{M.cols})")
+    if ndim == 1 and M.cols != 1:
+        raise ValueError(f"{name} must be a column vector, got {M.rows}x{M.cols}")
+
+
+def check_mp(value, name: str, *, ndim: int | None = None):
     """``value`` validated as an mpmath real: an ``mpf`` or an ``mp.matrix`` of ``mpf`` entries.
 
     Python and numpy reals (not bool) are converted exactly (a float to the ``mpf`` holding it, an
-    int exactly at any size).  Shared by every oracle module for arguments that are mpmath values.
+    int exactly at any size).  Shared by every oracle module for arguments that are mpmath values:
+    the one argument check of the oracle's matrices and columns.
+
+    **Arguments:**
+    - ``ndim``: ``None`` accepts a number or a matrix; ``0`` a number only; ``2`` a non-empty
+      ``mp.matrix``; ``1`` a non-empty n×1 ``mp.matrix`` (a column, the image of a 1-d array).
 
     **Raises:** ``ValueError`` naming ``name`` for NaN/±inf, complex (``complex``, ``mpc``, or a
-    matrix entry that is one), bool, and anything that is not a number.
+    matrix entry that is one), bool, anything that is not a number, and a value of the wrong
+    ``ndim`` (a number where a matrix is required, an empty matrix, a matrix that is not a column).
     """
+    if ndim not in (None, 0, 1, 2):
+        raise ValueError(f"ndim={ndim!r} must be None, 0, 1 or 2")
+    if ndim in (1, 2):
+        if not isinstance(value, mpmath.matrix):
+            raise ValueError(f"{name} must be an mp.matrix (convert with oracle.to_mp), got {type(value).__name__}")
+        _check_shape(value, name, ndim)
     if isinstance(value, mpmath.matrix):
+        if ndim == 0:
+            raise ValueError(f"{name} must be a number, not a matrix")
         return _check_matrix_entries(value, name)
     if isinstance(value, mpmath.mpf):
         return _check_mpf(value, name)
@@ -184,21 +206,24 @@ def as_float_array(x, name: str, *, ndim: int | None = None, allow_empty: bool =
     return out
 
 
-def to_mp(x, name: str = "x"):
+def to_mp(x, name: str = "x", *, ndim: int | None = None):
     """Convert a float64 scalar, vector or matrix to mpmath exactly (mpmath values are validated
     and passed through).
 
     A scalar gives an ``mpf``; a vector gives an n×1 ``mp.matrix``; a matrix an ``mp.matrix``.
     The conversion is exact because every float64 fits in the working precision (≥ 53 bits).
+    ``ndim`` (``None``, 0, 1 or 2), when given, is required of an array (``as_float_array``'s
+    rule) and of an mpmath value (``check_mp``'s rule: 1 is an n×1 column, 2 any non-empty matrix).
 
     **Raises:** ``ValueError`` naming ``name`` for the bad input of :func:`as_float_array` and
-    :func:`check_mp` (NaN, inf, complex, ``mpc``, objects, empty arrays) and for ndim > 2.
+    :func:`check_mp` (NaN, inf, complex, ``mpc``, objects, empty arrays, the wrong ``ndim``) and
+    for ndim > 2.
     """
     if mp.prec < 53:
         raise ValueError(f"mp.prec={mp.prec} must be >= 53 for exact conversion of float64")
     if isinstance(x, (mpmath.mpf, mpmath.matrix, mpmath.mpc, complex, np.complexfloating)):
-        return check_mp(x, name)
-    arr = as_float_array(x, name)
+        return check_mp(x, name, ndim=ndim)
+    arr = as_float_array(x, name, ndim=ndim)
     if arr.ndim == 0:
         return mp.mpf(float(arr))
     if arr.ndim == 1:

@@ -29,7 +29,7 @@ from mpmath import mp
 from . import derivatives, linalg
 from .linalg import diag as _diag
 from .linalg import dot as _dot
-from .linalg import hadamard as _had
+from .linalg import entrywise
 from .precision import check_int, check_mp, to_mp
 
 __all__ = [
@@ -48,19 +48,8 @@ G_COEFFS = (3, -2, -1, 1, 1, 1, 1, 1, -2, -2)
 # ---------------------------------------------------------------------------------------------
 # input validation
 
-def _mat(M, name):
-    M = to_mp(M, name)  # rejects NaN, inf, complex (mpc too) and non-numbers, naming the argument
-    if not isinstance(M, mp.matrix):
-        raise ValueError(f"{name} must be a vector or matrix, got a scalar")
-    if M.rows == 0 or M.cols == 0:
-        raise ValueError(f"{name} must not be empty")
-    return M
-
-
 def _real(v, name, *, positive=False):
-    v = check_mp(v, name)
-    if isinstance(v, mp.matrix):
-        raise ValueError(f"{name} must be a number, not a matrix")
+    v = check_mp(v, name, ndim=0)
     if positive and v <= 0:
         raise ValueError(f"{name}={v} must be > 0")
     return v
@@ -68,9 +57,7 @@ def _real(v, name, *, positive=False):
 
 def check_vector(v, name: str, n: int | None = None):
     """``v`` as an n×1 ``mp.matrix``; ValueError when not a finite column vector of length ``n``."""
-    v = _mat(v, name)
-    if v.cols != 1:
-        raise ValueError(f"{name} must be a vector, got shape {v.rows}x{v.cols}")
+    v = to_mp(v, name, ndim=1)  # a float64 vector, or the exact mpmath image of one (an n×1 column)
     if n is not None and v.rows != n:
         raise ValueError(f"{name} has length {v.rows}, must be {n} (matching A)")
     return v
@@ -78,7 +65,7 @@ def check_vector(v, name: str, n: int | None = None):
 
 def check_matrix(A, name: str = "A"):
     """``A`` as a non-empty ``mp.matrix`` of finite reals; ValueError naming ``name`` otherwise."""
-    return _mat(A, name)
+    return to_mp(A, name, ndim=2)
 
 
 def check_problem(A, b=None, w=None, x=None):
@@ -150,7 +137,7 @@ def L_exp(A, b, x):
 def L_reg(A, w, x):
     """def.L_reg: ½‖diag(w) A x‖²."""
     A, _, w, x = check_problem(A, w=w, x=x)
-    r = _had(w, A * x)
+    r = entrywise(w, A * x)
     return _dot(r, r) / 2
 
 
@@ -172,13 +159,13 @@ def g_closed(A, b, x):
     A, b, _, x = check_problem(A, b=b, x=x)
     fv = f_from_u(A * x)
     cv = fv - b
-    return A.T * (_had(fv, cv) - fv * _dot(cv, fv))
+    return A.T * (entrywise(fv, cv) - fv * _dot(cv, fv))
 
 
 def grad_closed(A, b, w, x):
     """def.grad_L: g(x) + AᵀW²Ax."""
     A, b, w, x = check_problem(A, b, w, x)
-    return g_closed(A, b, x) + A.T * _had(_had(w, w), A * x)
+    return g_closed(A, b, x) + A.T * entrywise(entrywise(w, w), A * x)
 
 
 def _fv(fv, b):
@@ -196,7 +183,7 @@ def B_rank1(fv, b):
 def B_rank2(fv, b):
     """−v fᵀ − f vᵀ, v = f∘(2f − b)."""
     fv, b = _fv(fv, b)
-    v = _had(fv, fv * 2 - b)
+    v = entrywise(fv, fv * 2 - b)
     return -(_outer(v, fv) + _outer(fv, v))
 
 
@@ -209,7 +196,7 @@ def B_diag1(fv, b):
 def B_diag2(fv, b):
     """diag((2f − b)∘f)."""
     fv, b = _fv(fv, b)
-    return _diag(_had(fv * 2 - b, fv))
+    return _diag(entrywise(fv * 2 - b, fv))
 
 
 def B_rank(fv, b):
@@ -224,7 +211,7 @@ def B(fv, b):
     """def.B: ⟨3f − 2b, f⟩ffᵀ − vfᵀ − fvᵀ + diag(v) − ⟨c, f⟩diag(f), v = f∘(2f − b), c = f − b."""
     fv, b = _fv(fv, b)
     cv = fv - b
-    v = _had(fv, fv * 2 - b)
+    v = entrywise(fv, fv * 2 - b)
     return (_outer(fv, fv) * _dot(fv * 3 - b * 2, fv) - _outer(v, fv) - _outer(fv, v) + _diag(v)
             - _diag(fv) * _dot(cv, fv))
 
@@ -232,7 +219,7 @@ def B(fv, b):
 def B1(fv, b):
     """def.B1_B2: diag(f∘f) + ‖f‖² f fᵀ − (f∘f) fᵀ − f (f∘f)ᵀ."""
     fv, b = _fv(fv, b)
-    ff = _had(fv, fv)
+    ff = entrywise(fv, fv)
     return _diag(ff) + _outer(fv, fv) * _dot(fv, fv) - _outer(ff, fv) - _outer(fv, ff)
 
 
@@ -240,7 +227,7 @@ def B2(fv, b):
     """def.B1_B2: diag(c∘f) − ⟨c,f⟩diag(f) + 2⟨c,f⟩ffᵀ − (c∘f)fᵀ − f(c∘f)ᵀ."""
     fv, b = _fv(fv, b)
     cv = fv - b
-    cf = _had(cv, fv)
+    cf = entrywise(cv, fv)
     k = _dot(cv, fv)
     return _diag(cf) - _diag(fv) * k + _outer(fv, fv) * (2 * k) - _outer(cf, fv) - _outer(fv, cf)
 
@@ -248,9 +235,9 @@ def B2(fv, b):
 def B_paper(fv, b):
     """lem5.15.paperB: the paper's likely B (built from the eight G-terms only)."""
     fv, b = _fv(fv, b)
-    bf = _had(b, fv)
+    bf = entrywise(b, fv)
     return (_outer(fv, fv) * _dot(fv * 3 - b * 2, fv) + _outer(bf, fv) + _outer(fv, bf)
-            - _diag(fv) * _dot(fv - b, fv) + _diag(_had(fv * 2 - b, fv)))
+            - _diag(fv) * _dot(fv - b, fv) + _diag(entrywise(fv * 2 - b, fv)))
 
 
 def G_terms(fx, fy, b):
@@ -259,15 +246,15 @@ def G_terms(fx, fy, b):
     fy, _ = _fv(fy, b)
 
     def one(p):
-        pp = _had(p, p)
-        pb = _had(p, b)
+        pp = entrywise(p, p)
+        pb = entrywise(p, b)
         np_, pb_ = _dot(p, p), _dot(p, b)
         return [
             _outer(p, p) * np_,
             _outer(p, p) * pb_,
             _diag(p) * np_,
             _diag(p) * pb_,
-            _diag(_had(p, p - b)),
+            _diag(entrywise(p, p - b)),
             _diag(pp),
             _outer(p, pb),
             _outer(pb, p),
@@ -282,7 +269,7 @@ def hessian_closed(A, b, w, x):
     """def.hessian_L: Aᵀ(B(x) + W²)A."""
     A, b, w, x = check_problem(A, b, w, x)
     fv = f_from_u(A * x)
-    return A.T * (B(fv, b) + _diag(_had(w, w))) * A
+    return A.T * (B(fv, b) + _diag(entrywise(w, w))) * A
 
 
 # --- ground truth derivatives ------------------------------------------------------------------
@@ -307,7 +294,7 @@ def true_hessian(A, b, w, x):
     derivative's error relative to L_exp's scale, not to the (possibly 10⁸ times larger) L_reg.
     """
     A, b, w, x = check_problem(A, b, w, x)
-    return true_hessian_exp(A, b, x) + A.T * _diag(_had(w, w)) * A
+    return true_hessian_exp(A, b, x) + A.T * _diag(entrywise(w, w)) * A
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from mpmath import mp
 from scipy import stats
 
 from oracle import attention_kernel_regression as O
-from oracle import to_float_array, to_mp
+from oracle import linalg, to_float_array, to_mp
 from properties.attention_kernel_regression import ADAPTERS, costs
 from properties.ledger import FALSE_ALARM, binomial_threshold
 from properties.registry import select
@@ -68,10 +68,10 @@ def test_kernel_oracle_sketch_matrices_match_solver(n):
 
 
 def test_kernel_oracle_hadamard_and_exact_helpers():
-    H = O.hadamard(8)
+    H = linalg.walsh_hadamard(8)
     assert to_float_array(H * H.T).tolist() == (8 * np.eye(8)).tolist(), "H Hᵀ must be N·I"
     A = np.array([[1.0, 2.0], [2.0, 4.0], [0.5, 1.0]])
-    assert O.exact_rank(A) == 1, "exact_rank of a rank-1 matrix"
+    assert linalg.exact_rank(A) == 1, "exact_rank of a rank-1 matrix"
     rng = np.random.default_rng(0)
     A, b, x = rng.standard_normal((50, 2)), rng.standard_normal(50), rng.standard_normal(2)
     r2 = O.exact_residual_sq(A, x, b)
@@ -81,7 +81,7 @@ def test_kernel_oracle_hadamard_and_exact_helpers():
 
 
 @pytest.mark.parametrize("call, fragment", [
-    (lambda: O.hadamard(6), "N=6 must be a power of two"),
+    (lambda: linalg.walsh_hadamard(6), "N=6 must be a power of two"),
     (lambda: O.srht_matrix({"n": np.int64(3), "signs": np.array([1, -1, 1], np.int8),
                             "rows": np.array([0], np.int64)}), "n_pad=4"),
     (lambda: O.srht_matrix({"n": np.int64(2), "signs": np.array([1, 2], np.int8),
@@ -100,7 +100,7 @@ def test_kernel_oracle_hadamard_and_exact_helpers():
     (lambda: O.projector(np.ones((2, 3))), "must be tall"),
     (lambda: O.lstsq_full_rank(np.eye(2), np.ones(3)), "b has 3 entries"),
     (lambda: O.psd_power(np.eye(2), -1), "j=-1 must be an int >= 0"),
-    (lambda: O.srank(np.zeros((2, 2))), "K must be nonzero"),
+    (lambda: linalg.stable_rank(to_mp(np.zeros((2, 2)))), "K must be nonzero"),
     (lambda: O.subspace_distortion(np.ones((3, 2)), np.ones((4, 3))), "SA has 2 columns"),
     (lambda: O.pinv_norm(np.eye(2), 3), "rank=3 must be in [0, min(rows, cols)=2]"),
     (lambda: O.ExactGram(np.ones((3, 2)), np.ones(2)), "b has 2 entries"),

@@ -51,7 +51,7 @@ def test_oracle_kernel_taylor_and_statdim_agree_with_numpy():
         for lam in (1e-3, 0.1, 10.0):
             want = float(np.sum(ev / (ev + lam)))
             assert abs(float(R.statistical_dimension(K, lam)) - want) < 1e-10 * want, f"s_λ ≠ Σλ_i/(λ_i+λ) [λ={lam}]"
-        assert abs(float(R.stable_rank(K)) - np.sum(ev**2) / ev[-1] ** 2) < 1e-10, "srank ≠ ‖K‖_F²/‖K‖²"
+        assert abs(float(linalg.stable_rank(K)) - np.sum(ev**2) / ev[-1] ** 2) < 1e-10, "srank ≠ ‖K‖_F²/‖K‖²"
         y = np.arange(1.0, 7.0)
         x = to_float_array(R.ridge_solution(K, y, 0.5))
         assert np.allclose((Kf + 0.5 * np.eye(6)) @ x, y, atol=1e-12), "ridge_solution does not solve (K + λI)x = y"

@@ -45,7 +45,7 @@ claims.identity("attention_kernel_regression.factA.1", "P = A(AᵀA)^{-1}Aᵀ sa
                     "convention, and for a wide A under the paper's σ_min. Correct form: ‖(AᵀA)†‖ = σ_r(A)^{-2}, "
                     "r = rank(A).")
 def factA_4_b1(A):
-    r, (n, d), M = O.exact_rank(A), A.shape, to_mp(A)
+    r, (n, d), M = linalg.exact_rank(A), A.shape, to_mp(A)
     if r == 0:
         return fails_infinitely(0.0, "A = 0: ‖(AᵀA)†‖ = 0 but σ_min(A)^{-2} = ∞")
     if n < d or r < d:
@@ -56,7 +56,7 @@ def factA_4_b1(A):
 
     def sides():
         with boost(2 * log10_cond(A)):
-            return O.pinv_norm(M.T * M, d), O.sigma_min(M) ** -2
+            return O.pinv_norm(M.T * M, d), linalg.sigma_min(M, convention="paper") ** -2
 
     return eq(sides)
 
@@ -67,7 +67,7 @@ def factA_4_b1(A):
               notes="The spec's correct general form (Fact A.4 b1): the nonzero eigenvalues of AᵀA are σ_i(A)², "
                     "so (AᵀA)† has norm 1/σ_r(A)²; under G0 (r = d) it is the stated equality.")
 def factA_4_b1_repair(A):
-    r, M = O.exact_rank(A), to_mp(A)
+    r, M = linalg.exact_rank(A), to_mp(A)
     require(r > 0, "A ≠ 0")
 
     def sides():
@@ -90,7 +90,7 @@ claims.identity("attention_kernel_regression.factA.4.b2", "for any A, ‖AᵀA�
                     "full-row-rank A also gives equality.")
 def factA_4_b3(inst):
     A, k = inst
-    r, (n, d) = O.exact_rank(A), A.shape
+    r, (n, d) = linalg.exact_rank(A), A.shape
     if n < d or r < d:
         return trivially_true(f"σ_min(A) = 0 (rank {r}, shape {A.shape}): RHS = ∞")
     M = to_mp(A)
@@ -98,7 +98,7 @@ def factA_4_b3(inst):
     def sides():
         with boost(2 * k * log10_cond(A)):
             P = O.psd_power(M, k)
-            return O.pinv_norm(linalg.symmetric_part(P), d), O.sigma_min(M) ** (-2 * k)
+            return O.pinv_norm(linalg.symmetric_part(P), d), linalg.sigma_min(M, convention="paper") ** (-2 * k)
 
     return le(sides)
 
@@ -130,12 +130,12 @@ claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A�
 def factA_4_b6(inst):
     A, x = inst
     n, d = A.shape
-    zero = n < d or O.exact_rank(A) < d
+    zero = n < d or linalg.exact_rank(A) < d
     M, xm = to_mp(A), to_mp(x)
 
     def sides():
         with boost(0.0 if zero else log10_cond(A)):
-            smin = mp.mpf(0) if zero else O.sigma_min(M)
+            smin = mp.mpf(0) if zero else linalg.sigma_min(M, convention="paper")
             return smin * linalg.norm2(xm), linalg.norm2(M * xm)
 
     return le(sides)
@@ -154,13 +154,13 @@ def factA_4_b7(A):
     M = to_mp(A)
     if n > d:
         with mp.workdps(60):
-            k = O.cond(M, convention="sv")
+            k = linalg.cond(M)
         return fails_infinitely(k, f"A is {n}x{d} (tall): A† is wide, so σ_min(A†) = 0 and κ(A†) = ∞, "
                                    f"while κ(A) = {mp.nstr(k, 6)}")
 
     def sides():
         with boost(2 * log10_cond(A)):
-            return O.cond(M, convention="sv"), O.cond(mp.inverse(M), convention="sv")
+            return linalg.cond(M), linalg.cond(mp.inverse(M))
 
     return eq(sides)
 
@@ -177,7 +177,7 @@ def factA_4_b7_repair(A):
 
     def sides():
         with boost(2 * log10_cond(A)):
-            return O.cond(M, convention="sv"), O.cond(mp.inverse(M.T * M) * M.T, convention="sv")
+            return linalg.cond(M), linalg.cond(mp.inverse(M.T * M) * M.T)
 
     return eq(sides)
 
@@ -185,7 +185,7 @@ def factA_4_b7_repair(A):
 def _kappas(A, B):
     """κ(A), κ(B), κ(AB) with the paper's σ_min (AB and all ranks exact)."""
     FAB = exact_product(A, B)
-    rA, rB, rAB = O.exact_rank(A), O.exact_rank(B), linalg.exact_rank(FAB)
+    rA, rB, rAB = linalg.exact_rank(A), linalg.exact_rank(B), linalg.exact_rank(FAB)
     return ((to_mp(A), rA), (to_mp(B), rB), FAB, rAB)
 
 
@@ -263,11 +263,11 @@ def factA_4_b9(inst):
               instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
                   matrices(n, n, max_abs=3.0), st.tuples(vectors(n), vectors(n)).map(lambda uv: np.outer(*uv)))))
 def defA_5_note(K):
-    r = O.exact_rank(K)
+    r = linalg.exact_rank(K)
     if r == 0:
         return trivially_true("K = 0: srank undefined (0/0)")
     M = to_mp(K)
-    return le(lambda: (O.srank(M), mp.mpf(r)))
+    return le(lambda: (linalg.stable_rank(M), mp.mpf(r)))
 
 
 def _cauchy_schwarz(G):

@@ -101,7 +101,7 @@ claims.identity("attention_kernel_regression.id.opt", "under G0: min_x‖AAᵀAx
               instances=lambda: st.tuples(dims(1, 5).flatmap(lambda n: matrices(n, dims(1, n))), scalars(-3.0, 2.0)))
 def id_statdim(inst):
     Gf, ll = inst
-    r = O.exact_rank(Gf)
+    r = linalg.exact_rank(Gf)
     if r == 0:
         return trivially_true("K = 0: s_λ = 0 = rank")
     Gm = to_mp(Gf)

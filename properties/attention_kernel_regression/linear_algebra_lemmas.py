@@ -70,7 +70,7 @@ def lemD_2(inst):
     out = le(sides)
     with boost(2 * log10_cond(A)):
         G, x, b = _d2_parts(Am, e, t)
-        k = O.cond(Am, convention="sv")
+        k = linalg.cond(Am)
         corrected = linalg.norm2(G * x - b) / (e / (1 - e) * k * linalg.norm2(b))
     return with_note(out, f"κ(A) = {mp.nstr(k, 4)}; ratio to the corrected bound (ε/(1−ε))κ‖b‖: "
                           f"{mp.nstr(corrected, 4)}")
@@ -97,7 +97,7 @@ def lemD_2_repair(inst):
     def a():
         with boost(2 * log10_cond(A)):
             G, x, b, _ = parts()
-            return linalg.norm2(G * x - b), e / (1 - e) * O.cond(Am, convention="sv") * linalg.norm2(b)
+            return linalg.norm2(G * x - b), e / (1 - e) * linalg.cond(Am) * linalg.norm2(b)
 
     def b_norm():
         with boost(2 * log10_cond(A)):
@@ -166,7 +166,7 @@ def _d4_sides(A, b, eps, theta, v, smallest):
             u = unit(v)
         # ‖A(x* + τu) − b‖² = OPT² + τ²‖Au‖² (residual ⟂ range A); target (1 + θ ε)·OPT
         tau = opt * mp.sqrt((1 + theta * eps) ** 2 - 1) / linalg.norm2(A * u)
-        return tau * linalg.norm2(u), 2 * mp.sqrt(eps) * opt / O.sigma_min(A)
+        return tau * linalg.norm2(u), 2 * mp.sqrt(eps) * opt / linalg.sigma_min(A, convention="paper")
 
 
 claims.inequality("attention_kernel_regression.lemD.4", "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − b‖ ⇒ ‖x' − x*‖ ≤ O(√ε₁)·‖Ax* − b‖/σ_min(A)",
@@ -200,7 +200,7 @@ def lemD_5(inst):
             else:
                 u = unit(vm)
             err = linalg.solve(G, u * (theta * e * linalg.norm2(bm)))
-            return linalg.norm2(err), e * linalg.norm2(bm) / O.sigma_min(Am) ** 2
+            return linalg.norm2(err), e * linalg.norm2(bm) / linalg.sigma_min(Am, convention="paper") ** 2
 
     return le(sides)
 

@@ -63,10 +63,10 @@ def _l1p1_trial(seed, impl):
     T, S = _sketch_bits(impl, N, m, seed)
     Xm = to_mp(X)
     M = R.tensor_gram(Xm, p)
-    require(R.stable_rank(M) <= _L1_MU, "srank((X^{⊗p})ᵀX^{⊗p}) must be ≤ s_λ")
+    require(linalg.stable_rank(M) <= _L1_MU, "srank((X^{⊗p})ᵀX^{⊗p}) must be ≤ s_λ")
     Z = R.tensor_sketch(Xm, p, T, S)
     out = _sandwich(lambda: R.tensor_gram(Xm, p), lambda: Z.T * Z, _L1_EPS)
-    return _judged(out, f"N={N}, p={p}, t={t:.3g}, m={m} < rank = {N}; srank = {mp.nstr(R.stable_rank(M), 6)}")
+    return _judged(out, f"N={N}, p={p}, t={t:.3g}, m={m} < rank = {N}; srank = {mp.nstr(linalg.stable_rank(M), 6)}")
 
 
 claims.trial(

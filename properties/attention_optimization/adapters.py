@@ -27,7 +27,7 @@ from ..toolkit import require
 from ..toolkit.strategies import dims, matrices, scalars, vectors
 from .strategies import problems, regularised_problems
 
-__all__ = ["ADAPTERS", "hadamard_matrix", "magnitudes"]
+__all__ = ["ADAPTERS", "magnitudes"]
 
 ADAPTERS = AdapterSet()
 
@@ -166,11 +166,6 @@ _hessian_adapter("attention_hessian_xy", 1, "H_xy = ∂²L_half/∂x∂yᵀ")
 _hessian_adapter("attention_hessian_yy", 2, "H_yy = ∂²L_half/∂y∂yᵀ")
 
 
-def hadamard_matrix(N):
-    """The unnormalised Sylvester–Hadamard matrix H_N[a, b] = (−1)^{popcount(a & b)} in mpmath."""
-    return mp.matrix([[(-1) ** bin(a & b).count("1") for b in range(N)] for a in range(N)])
-
-
 def _sketch_rows_instances():
     def build(nd):
         n, d = nd
@@ -200,7 +195,7 @@ def _sketch_rows(inst, fn):
     tol = 4 * (np.log2(N) + 2) * U * np.kron(np.abs(A1).sum(axis=0), np.abs(C2).sum(axis=0))[None, :] / np.sqrt(m)
     tol = np.repeat(tol, m, axis=0)
     with mp.workdps(50):
-        Hn = hadamard_matrix(N)
+        Hn = linalg.walsh_hadamard(N)
         pad = lambda M: mp.matrix([[M[i, j] if i < n else 0 for j in range(d)] for i in range(N)])
         left = Hn * mp.diag([int(v) for v in s1]) * pad(to_mp(A1))
         right = Hn * mp.diag([int(v) for v in s2]) * pad(to_mp(C2))

@@ -10,8 +10,8 @@ from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
 from oracle import linalg
-from oracle.attention_optimization import classical_matmul, exp_entrywise, norm_inf
-from oracle.linalg import diag, dot, hadamard, ones, stack
+from oracle.attention_optimization import classical_matmul, norm_inf
+from oracle.linalg import diag, dot, entrywise, exp_entrywise, ones, stack
 
 from ..toolkit import ClaimSet, float_outcome, worst_pair
 from ..toolkit.strategies import dims, elements, scalars, vectors
@@ -25,28 +25,28 @@ P = "attention_optimization."
 # --- Fact 4.1 (identities) -------------------------------------------------------------------
 
 claims.identity("attention_optimization.fact4.1.p1", "⟨u∘v, w⟩ = ⟨u∘w, v⟩", hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
-                sides=lambda u, v, w: (dot(hadamard(u, v), w), dot(hadamard(u, w), v)))
+                sides=lambda u, v, w: (dot(entrywise(u, v), w), dot(entrywise(u, w), v)))
 
 claims.identity("attention_optimization.fact4.1.p2", "⟨u∘v, w⟩ = ⟨u∘v∘w, 1_n⟩ = uᵀdiag(v)w", hypotheses="u, v, w ∈ Rⁿ",
                 instances=lambda: vecs(3),
-                sides=lambda u, v, w: (mp.matrix([dot(hadamard(u, v), w)] * 2),
-                                       mp.matrix([dot(hadamard(hadamard(u, v), w), ones(u.rows)),
+                sides=lambda u, v, w: (mp.matrix([dot(entrywise(u, v), w)] * 2),
+                                       mp.matrix([dot(entrywise(entrywise(u, v), w), ones(u.rows)),
                                                   (u.T * diag(v) * w)[0]])))
 
 claims.identity("attention_optimization.fact4.1.p3", "⟨u∘v∘w∘z, 1_n⟩ = uᵀdiag(v∘w)z", hypotheses="u, v, w, z ∈ Rⁿ",
                 instances=lambda: vecs(4),
-                sides=lambda u, v, w, z: (dot(hadamard(hadamard(hadamard(u, v), w), z), ones(u.rows)),
-                                          (u.T * diag(hadamard(v, w)) * z)[0]))
+                sides=lambda u, v, w, z: (dot(entrywise(entrywise(entrywise(u, v), w), z), ones(u.rows)),
+                                          (u.T * diag(entrywise(v, w)) * z)[0]))
 
 claims.identity("attention_optimization.fact4.1.p4", "u∘v = v∘u = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
                 instances=lambda: vecs(2),
-                sides=lambda u, v: (stack(hadamard(u, v), hadamard(u, v), hadamard(u, v)),
-                                    stack(hadamard(v, u), diag(u) * v, diag(v) * u)))
+                sides=lambda u, v: (stack(entrywise(u, v), entrywise(u, v), entrywise(u, v)),
+                                    stack(entrywise(v, u), diag(u) * v, diag(v) * u)))
 
 claims.identity("attention_optimization.fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) = wᵀ(u∘v) = uᵀdiag(v)w = vᵀdiag(u)w = wᵀdiag(u)v",
                 hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
-                sides=lambda u, v, w: (mp.matrix([dot(u, hadamard(v, w))] * 5),
-                                       mp.matrix([dot(v, hadamard(u, w)), dot(w, hadamard(u, v)),
+                sides=lambda u, v, w: (mp.matrix([dot(u, entrywise(v, w))] * 5),
+                                       mp.matrix([dot(v, entrywise(u, w)), dot(w, entrywise(u, v)),
                                                   (u.T * diag(v) * w)[0], (v.T * diag(u) * w)[0],
                                                   (w.T * diag(u) * v)[0]])))
 
@@ -61,7 +61,7 @@ claims.identity("attention_optimization.fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ 
 # --- Fact 4.2 (inequalities) -----------------------------------------------------------------
 
 claims.inequality("attention_optimization.fact4.2.p1", "‖x∘y‖₂ ≤ ‖x‖_∞‖y‖₂", hypotheses="x, y ∈ Rⁿ", instances=vec_pairs_mixed,
-                  sides=lambda x, y: (linalg.norm2(hadamard(x, y)), norm_inf(x) * linalg.norm2(y)))
+                  sides=lambda x, y: (linalg.norm2(entrywise(x, y)), norm_inf(x) * linalg.norm2(y)))
 
 claims.inequality("attention_optimization.fact4.2.p2", "‖x‖_∞ ≤ ‖x‖₂ ≤ √n‖x‖_∞", hypotheses="x ∈ Rⁿ (both inequalities; the worse "
                   "of the two is judged)", instances=vec_pairs_mixed,
@@ -147,23 +147,23 @@ claims.loewner("attention_optimization.fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", h
 claims.loewner("attention_optimization.fact4.4.p2", "diag(u) ⪯ ‖u‖₂I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, _: (diag(u), mp.eye(u.rows) * linalg.norm2(u)))
 claims.loewner("attention_optimization.fact4.4.p3", "diag(u∘u) ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, _: (diag(hadamard(u, u)), mp.eye(u.rows) * linalg.norm2(u) ** 2))
+               sides=lambda u, _: (diag(entrywise(u, u)), mp.eye(u.rows) * linalg.norm2(u) ** 2))
 claims.loewner("attention_optimization.fact4.4.p4", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
 claims.loewner("attention_optimization.fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ (judged as −(uuᵀ + vvᵀ) ⪯ "
                "uvᵀ + vuᵀ)", instances=loewner_pairs, sides=lambda u, v: (-(u * u.T + v * v.T), u * v.T + v * u.T))
 claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
                instances=loewner_pairs,
-               sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, u * u.T * norm_inf(v) ** 2),
+               sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, u * u.T * norm_inf(v) ** 2),
                notes="FAILS as the spec says (u = (1, 1), v = (1, −1): eigenvalues of the gap {−2, 2}): the right "
                      "side has rank one along u, the left along v∘u, so any v not constant on the support of u "
                      "breaks it.  The correct version (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I holds.")
 claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, mp.eye(u.rows) * (norm_inf(v) ** 2 * dot(u, u))),
+               sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, mp.eye(u.rows) * (norm_inf(v) ** 2 * dot(u, u))),
                repair=True, notes="The spec's correct version (§4.1): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I (p1) and ‖v∘u‖₂ ≤ "
                                   "‖v‖_∞‖u‖₂.")
 claims.loewner("attention_optimization.fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, v: (diag(hadamard(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))
+               sides=lambda u, v: (diag(entrywise(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))
 
 # --- Sec 4.7 (cited): matrix-multiplication time is invariant under permuting the dimensions ---
 

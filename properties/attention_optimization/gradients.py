@@ -10,8 +10,7 @@ from mpmath import mp
 
 from oracle import attention_optimization as O
 from oracle import derivatives, linalg
-from oracle.attention_optimization import exp_entrywise
-from oracle.linalg import diag, dot, hadamard, stack
+from oracle.linalg import diag, dot, entrywise, exp_entrywise, stack
 
 from ..toolkit import ClaimSet
 from .strategies import attention_instances
@@ -98,22 +97,22 @@ def _v(p):
 
 _lem51(1, "∂u(x)_{j0}/∂x_i = u(x)_{j0} ∘ A_i",
        lambda p: (derivatives.jacobian(lambda z: O.u_row(p.A1, p.A2, z, p.j0), p.x)[:, p.i],
-                  hadamard(O.u_row(p.A1, p.A2, p.x, p.j0), p.Ai)))
+                  entrywise(O.u_row(p.A1, p.A2, p.x, p.j0), p.Ai)))
 _lem51(2, "∂α(x)_{j0}/∂x_i = ⟨u(x)_{j0}, A_i⟩",
-       lambda p: (derivatives.gradient(lambda z: O.alpha(p.A1, p.A2, z, p.j0), p.x)[p.i],
+       lambda p: (derivatives.gradient(lambda z: O.alpha_row(p.A1, p.A2, z, p.j0), p.x)[p.i],
                   dot(O.u_row(p.A1, p.A2, p.x, p.j0), p.Ai)))
 _lem51(3, "∂α(x)_{j0}⁻¹/∂x_i = −α(x)_{j0}⁻¹⟨f(x)_{j0}, A_i⟩",
-       lambda p: (derivatives.gradient(lambda z: 1 / O.alpha(p.A1, p.A2, z, p.j0), p.x)[p.i],
-                  -dot(_f(p), p.Ai) / O.alpha(p.A1, p.A2, p.x, p.j0)))
+       lambda p: (derivatives.gradient(lambda z: 1 / O.alpha_row(p.A1, p.A2, z, p.j0), p.x)[p.i],
+                  -dot(_f(p), p.Ai) / O.alpha_row(p.A1, p.A2, p.x, p.j0)))
 _lem51(4, "∂f(x)_{j0}/∂x_i = f∘A_i − ⟨f, A_i⟩f",
        lambda p: (derivatives.jacobian(lambda z: O.f_row(p.A1, p.A2, z, p.j0), p.x)[:, p.i],
-                  hadamard(_f(p), p.Ai) - _f(p) * dot(_f(p), p.Ai)))
+                  entrywise(_f(p), p.Ai) - _f(p) * dot(_f(p), p.Ai)))
 
 
 def _p5(p):
     f, v = _f(p), _v(p)
     g = derivatives.gradient(lambda z: O.c_entry(p.A1, p.A2, p.A3, p.B, z, p.y, p.j0, p.i0), p.x)[p.i]
-    return (mp.matrix([g, g]), mp.matrix([dot(hadamard(f, p.Ai), v) - dot(f, p.Ai) * dot(f, v),
+    return (mp.matrix([g, g]), mp.matrix([dot(entrywise(f, p.Ai), v) - dot(f, p.Ai) * dot(f, v),
                                           (p.Ai.T * (diag(f) - f * f.T) * v)[0]]))
 
 
@@ -121,19 +120,19 @@ _lem51(5, "∂c(x,y)_{j0,i0}/∂x_i = ⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v�
 _lem51(6, "∂L(x,y)_{j0,i0}/∂x_i = c(x,y)_{j0,i0}·(⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩)",
        lambda p: (derivatives.gradient(lambda z: O.L_entry(p.A1, p.A2, p.A3, p.B, z, p.y, p.j0, p.i0), p.x)[p.i],
                   O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, p.j0, p.i0)
-                  * (dot(hadamard(_f(p), p.Ai), _v(p)) - dot(_f(p), p.Ai) * dot(_f(p), _v(p)))))
+                  * (dot(entrywise(_f(p), p.Ai), _v(p)) - dot(_f(p), p.Ai) * dot(_f(p), _v(p)))))
 _lem51(7, "∂⟨f, A_i⟩/∂x_i = ⟨f, A_i∘A_i⟩ − ⟨f, A_i⟩²",
        lambda p: (derivatives.gradient(lambda z: dot(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[p.i],
-                  dot(_f(p), hadamard(p.Ai, p.Ai)) - dot(_f(p), p.Ai) ** 2))
+                  dot(_f(p), entrywise(p.Ai, p.Ai)) - dot(_f(p), p.Ai) ** 2))
 _lem51(8, "∂⟨f, A_i⟩/∂x_l = ⟨f, A_i∘A_l⟩ − ⟨f, A_i⟩⟨f, A_l⟩ (l ≠ i)",
        lambda p: (derivatives.gradient(lambda z: dot(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[p.l],
-                  dot(_f(p), hadamard(p.Ai, p.Al)) - dot(_f(p), p.Ai) * dot(_f(p), p.Al)))
+                  dot(_f(p), entrywise(p.Ai, p.Al)) - dot(_f(p), p.Ai) * dot(_f(p), p.Al)))
 _lem51(9, "∂(f∘A_i)/∂x_i = f∘A_i∘A_i − ⟨f, A_i⟩ f∘A_i",
-       lambda p: (derivatives.jacobian(lambda z: hadamard(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.i],
-                  hadamard(hadamard(_f(p), p.Ai), p.Ai) - hadamard(_f(p), p.Ai) * dot(_f(p), p.Ai)))
+       lambda p: (derivatives.jacobian(lambda z: entrywise(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.i],
+                  entrywise(entrywise(_f(p), p.Ai), p.Ai) - entrywise(_f(p), p.Ai) * dot(_f(p), p.Ai)))
 _lem51(10, "∂(f∘A_i)/∂x_l = f∘A_i∘A_l − ⟨f, A_l⟩ f∘A_i (l ≠ i)",
-       lambda p: (derivatives.jacobian(lambda z: hadamard(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.l],
-                  hadamard(hadamard(_f(p), p.Ai), p.Al) - hadamard(_f(p), p.Ai) * dot(_f(p), p.Al)))
+       lambda p: (derivatives.jacobian(lambda z: entrywise(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.l],
+                  entrywise(entrywise(_f(p), p.Ai), p.Al) - entrywise(_f(p), p.Ai) * dot(_f(p), p.Al)))
 
 # --- Lemma 5.2 (gradients in y) ------------------------------------------------------------
 

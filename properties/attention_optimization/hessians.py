@@ -8,7 +8,7 @@ from mpmath import mp
 
 from oracle import attention_optimization as O
 from oracle import derivatives, linalg
-from oracle.linalg import diag, dot, hadamard, stack
+from oracle.linalg import diag, dot, entrywise, stack
 
 from ..toolkit import ClaimSet
 from .gradients import point
@@ -37,11 +37,11 @@ def _x_hessian_entry(Ai, Al, f, v, c):
     """Spec lem7.1: (A_iᵀ(diag f − ffᵀ)v)(A_lᵀ(diag f − ffᵀ)v) + c·[⟨f∘v, A_i∘A_l⟩ − ⟨f,A_l⟩⟨f∘v,A_i⟩
     − ⟨f,A_i⟩⟨f∘v,A_l⟩ − γ⟨f,A_i∘A_l⟩ + 2γ⟨f,A_i⟩⟨f,A_l⟩], γ = ⟨f, v⟩."""
     g = dot(f, v)
-    fv = hadamard(f, v)
+    fv = entrywise(f, v)
     ti = dot(fv, Ai) - dot(f, Ai) * g
     tl = dot(fv, Al) - dot(f, Al) * g
-    return ti * tl + c * (dot(fv, hadamard(Ai, Al)) - dot(f, Al) * dot(fv, Ai) - dot(f, Ai) * dot(fv, Al)
-                          - g * dot(f, hadamard(Ai, Al)) + 2 * g * dot(f, Ai) * dot(f, Al))
+    return ti * tl + c * (dot(fv, entrywise(Ai, Al)) - dot(f, Al) * dot(fv, Ai) - dot(f, Ai) * dot(fv, Al)
+                          - g * dot(f, entrywise(Ai, Al)) + 2 * g * dot(f, Ai) * dot(f, Al))
 
 
 def _x_hessian_entry_block(p):

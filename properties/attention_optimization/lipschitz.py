@@ -110,7 +110,7 @@ def _point(A1, A2, A3, X, Y, B, j0, i0):
 
 def _lem8_3(A1, A2, A3, X, Y, B, j0, i0):
     x, _, R, _ = _point(A1, A2, A3, X, Y, B, j0, i0)
-    return mp.exp(-R ** 2), O.alpha(A1, A2, x, j0)
+    return mp.exp(-R ** 2), O.alpha_row(A1, A2, x, j0)
 
 
 claims.inequality("attention_optimization.lem8.3", "β ≥ exp(−R²): α(x)_{j0} = ⟨u(x)_{j0}, 1_n⟩ ≥ exp(−R²)", hypotheses=H8,
@@ -138,7 +138,7 @@ _B = lambda k: (lambda n, d, R: OB.lem8_5(n, R)[k])
 _lip("lem8.5.p1", "‖u(x)_{j0} − u(x̃)_{j0}‖₂ ≤ √n·exp(2R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: O.u_row(A1, A2, x, j0), _B(0))
 _lip("lem8.5.p2", "|α(x)_{j0}⁻¹ − α(x̃)_{j0}⁻¹| ≤ n·exp(4R²)‖x − x̃‖₂",
-     lambda A1, A2, A3, B, y, j0, i0, x: 1 / O.alpha(A1, A2, x, j0), _B(1))
+     lambda A1, A2, A3, B, y, j0, i0, x: 1 / O.alpha_row(A1, A2, x, j0), _B(1))
 _lip("lem8.5.p3", "‖f(x)_{j0} − f(x̃)_{j0}‖₂ ≤ n^{1.5}R·exp(6R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: O.f_row(A1, A2, x, j0), _B(2))
 _lip("lem8.5.p4", "|γ(x)_{j0} − γ(x̃)_{j0}| ≤ n^{1.5}exp(7R²)‖x − x̃‖₂",

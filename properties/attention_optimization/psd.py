@@ -261,7 +261,7 @@ def _lem9_2(part):
     def sides(*inst):
         *_, R, f, v, c = _data(*inst)
         g = linalg.dot(f, v)
-        fv = linalg.hadamard(f, v)
+        fv = linalg.entrywise(f, v)
         M = (linalg.diag(fv) * ((1 - g) * c), (fv * f.T + f * fv.T) * (-(2 * g + c)), f * f.T * (2 * g * c + g * g),
              fv * fv.T)[part - 1]
         return linalg.spectral_norm(M), OB.lem9_2(R)[part - 1]
@@ -278,7 +278,7 @@ def _lem9_2_p4(inst):
 
     def B3():
         *_, f, v, c = _data(*data)
-        fv = linalg.hadamard(f, v)
+        fv = linalg.entrywise(f, v)
         return fv * fv.T
 
     return worst(loewner(lambda: mp.zeros(data[0].rows, data[0].rows), B3), le(lambda: _lem9_2(4)(*data)))

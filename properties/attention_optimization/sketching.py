@@ -10,7 +10,6 @@ from oracle import linalg
 
 from ..toolkit import ClaimSet, float_outcome, worst
 from ..toolkit.strategies import dims, matrices
-from .adapters import hadamard_matrix
 
 __all__ = ["claims"]
 
@@ -35,7 +34,7 @@ def _padded(M, N):
 
 def _implicit_apply(A1, A2, s1, s2, idx):
     N, m, d = len(s1), len(idx), A1.cols
-    Hn = hadamard_matrix(N)
+    Hn = linalg.walsh_hadamard(N)
     S_full = linalg.kron(Hn * mp.diag(list(s1)), Hn * mp.diag(list(s2)))  # H_N D1 ⊗ H_N D2
     explicit = mp.matrix([[S_full[p * N + q, c] for c in range(N * N)] for p, q in idx]) \
         * linalg.kron(_padded(A1, N), _padded(A2, N)) / mp.sqrt(m)
@@ -52,7 +51,7 @@ claims.identity("attention_optimization.sec13.implicit_apply", "row k of S(A1 �
 
 def _unbiased(s1, s2):
     N = len(s1)
-    Hn = hadamard_matrix(N)
+    Hn = linalg.walsh_hadamard(N)
     T = linalg.kron(Hn * mp.diag(list(s1)), Hn * mp.diag(list(s2)))
     mean = mp.zeros(N * N, N * N)
     for r in range(N * N):  # E over the selected row (uniform on [N]×[N]) of SᵀS with m = 1

@@ -52,7 +52,7 @@ def _abs(A):
 def _eta_f(X, W, M):
     n, d = X.rows, X.cols
     aX = _abs(X)
-    smax = max(max(aX * _abs(O.hadamard(M, W)) * aX.T), max(aX * _abs(W) * aX.T))
+    smax = max(max(aX * _abs(linalg.entrywise(M, W)) * aX.T), max(aX * _abs(W) * aX.T))
     return 4 * (2 * d + n + 4) * U * (1 + smax)
 
 
@@ -160,7 +160,7 @@ def _relative_error(inst, fn):
         n = X.shape[0]
         Mc = _mc(causal, n)
         r = O.relative_error(Xm, Wm, Wpm, Mc)
-        ef = _eta_f(Xm, Wm, O.hadamard(to_mp(M), mp.ones(*W.shape)))
+        ef = _eta_f(Xm, Wm, linalg.entrywise(to_mp(M), mp.ones(*W.shape)))
         nf = linalg.norm2(O.attention(Xm, Wm, Mc))
         tol = (2 * n * ef + r * n * ef) / nf + 8 * n * U * r
         return within(abs(got - r), tol, f"got {got!r}, oracle {mp.nstr(r, 17)}")

@@ -56,7 +56,7 @@ claims.inequality("attention_pruning.lemD3.p1", "‖f̃(M)‖_F ≤ √n; also 0
 claims.inequality("attention_pruning.lemD3.p2", "‖c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(_parts(X, W, M, causal)[2]), 2 * mp.sqrt(X.rows)))
 claims.inequality("attention_pruning.lemD3.p3", "‖f̃(M)∘c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst,
-                  sides=lambda X, W, M, lam, causal: (linalg.norm2(O.hadamard(*_parts(X, W, M, causal)[1:])),
+                  sides=lambda X, W, M, lam, causal: (linalg.norm2(linalg.entrywise(*_parts(X, W, M, causal)[1:])),
                                                       2 * mp.sqrt(X.rows)))
 claims.inequality("attention_pruning.lemD3.p4", "|c(M)_{i0,j0}| ≤ 1", hypotheses=HYP, instances=_inst,
                   sides=lambda X, W, M, lam, causal: (max(abs(v) for v in _parts(X, W, M, causal)[2]), mp.mpf(1)))
@@ -84,7 +84,7 @@ claims.inequality("attention_pruning.lemD3.p9", "|B2(M)| ≤ R³", hypotheses=HY
 
 def _D3p10(X, W, M, lam, causal):
     _, ft, c = _parts(X, W, M, causal)
-    p1 = O.hadamard(ft, c)
+    p1 = linalg.entrywise(ft, c)
     n = X.rows
     return linalg.norm2(mp.matrix([mp.fsum(p1[i, j] for j in range(n)) for i in range(n)])), mp.mpf(2 * n)
 

@@ -31,7 +31,7 @@ claims = ClaimSet("attention_pruning")
 
 def _A(X, W, M, Mc=None):
     """A := W∘(Xᵀp(M)X), the data part of the gradient (Lemma F.2)."""
-    return O.hadamard(W, X.T * O.p_parts(X, W, M, Mc)[2] * X)
+    return linalg.entrywise(W, X.T * O.p_parts(X, W, M, Mc)[2] * X)
 
 
 def _lam_star(A, M):
@@ -155,8 +155,8 @@ claims.inequality("attention_pruning.lemF5", "min_ij|A_ij|·‖B‖_F ≤ ‖A�
                   hypotheses="A, B ∈ R^{n×d}",
                   instances=lambda: st.tuples(dims(1, 4), dims(1, 4)).flatmap(
                       lambda rc: st.tuples(any_matrices(*rc), any_matrices(*rc))),
-                  sides=lambda A, B: worst_pair((O.min_abs(A) * linalg.norm2(B), linalg.norm2(O.hadamard(A, B))),
-                                                (linalg.norm2(O.hadamard(A, B)), O.max_abs(A) * linalg.norm2(B))))
+                  sides=lambda A, B: worst_pair((O.min_abs(A) * linalg.norm2(B), linalg.norm2(linalg.entrywise(A, B))),
+                                                (linalg.norm2(linalg.entrywise(A, B)), O.max_abs(A) * linalg.norm2(B))))
 
 
 def _F6(z, b_raw, uniform):

@@ -12,7 +12,8 @@ from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
 from oracle import derivatives, linalg
-from oracle.attention_pruning import causal_mask, exact_rank, frob_inner, hadamard, masked_softmax_attention, trace
+from oracle.attention_pruning import causal_mask, frob_inner, masked_softmax_attention, trace
+from oracle.linalg import entrywise, exact_rank
 
 from ..toolkit import ClaimSet, le, to_oracle, worst_pair
 from ..toolkit.strategies import dims, matrices, scalars, vectors
@@ -39,32 +40,32 @@ def _second(X, Y, t):
 
 claims.identity("attention_pruning.factA1.a", "u∘v = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
                 instances=lambda: vecs(2),
-                sides=lambda u, v: (stack(linalg.hadamard(u, v), linalg.hadamard(u, v)),
+                sides=lambda u, v: (stack(entrywise(u, v), entrywise(u, v)),
                                     stack(diag(u) * v, diag(v) * u)))
 claims.identity("attention_pruning.factA1.b", "⟨u,v⟩ = ⟨v,u⟩ = uᵀv = vᵀu", hypotheses="u, v ∈ Rⁿ",
                 instances=lambda: vecs(2),
                 sides=lambda u, v: (mp.matrix([dot(u, v)] * 3), mp.matrix([dot(v, u), (u.T * v)[0], (v.T * u)[0]])))
 claims.identity("attention_pruning.factA1.c", "⟨u,v⟩ = ⟨u∘v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
-                instances=lambda: vecs(2), sides=lambda u, v: (dot(u, v), dot(linalg.hadamard(u, v), ones(u.rows))))
+                instances=lambda: vecs(2), sides=lambda u, v: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
 claims.identity("attention_pruning.factA1.d", "⟨u∘v,w⟩ = ⟨u∘w,v⟩ = ⟨w∘v,u⟩", hypotheses="u, v, w ∈ Rⁿ",
                 instances=lambda: vecs(3),
-                sides=lambda u, v, w: (mp.matrix([dot(linalg.hadamard(u, v), w)] * 2),
-                                       mp.matrix([dot(linalg.hadamard(u, w), v), dot(linalg.hadamard(w, v), u)])))
+                sides=lambda u, v, w: (mp.matrix([dot(entrywise(u, v), w)] * 2),
+                                       mp.matrix([dot(entrywise(u, w), v), dot(entrywise(w, v), u)])))
 claims.identity("attention_pruning.factA1.e", "uᵀ(v∘w) = uᵀdiag(v)w", hypotheses="u, v, w ∈ Rⁿ",
                 instances=lambda: vecs(3),
-                sides=lambda u, v, w: ((u.T * linalg.hadamard(v, w))[0], (u.T * diag(v) * w)[0]))
+                sides=lambda u, v, w: ((u.T * entrywise(v, w))[0], (u.T * diag(v) * w)[0]))
 
 # -- Fact A.2 (matrix identities) -------------------------------------------------------------
 
 claims.identity("attention_pruning.factA2.a", "(X∘Y)ᵀ = Xᵀ∘Yᵀ", hypotheses="X, Y ∈ R^{n×d}",
-                instances=same_shape_pairs, sides=lambda X, Y: (hadamard(X, Y).T, hadamard(X.T, Y.T)))
+                instances=same_shape_pairs, sides=lambda X, Y: (entrywise(X, Y).T, entrywise(X.T, Y.T)))
 
 
 def _basis_product(X, i, j):
     ei = mp.matrix([mp.mpf(k == i) for k in range(X.rows)])
     ej = mp.matrix([mp.mpf(k == j) for k in range(X.cols)])
     E = ei * ej.T
-    return hadamard(X, E), E * X[i, j]
+    return entrywise(X, E), E * X[i, j]
 
 
 claims.identity("attention_pruning.factA2.b", "X∘e_ie_jᵀ = X_{ij}e_ie_jᵀ",
@@ -76,7 +77,7 @@ claims.identity("attention_pruning.factA2.c", "diag(u)Z diag(v) = (uvᵀ)∘Z",
                 hypotheses="u ∈ Rⁿ, v ∈ Rᵐ, Z ∈ R^{n×m} (the spec's u, v ∈ Rⁿ is the square case m = n)",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                     lambda rc: st.tuples(vectors(rc[0]), matrices(*rc), vectors(rc[1]))),
-                sides=lambda u, Z, v: (diag(u) * Z * diag(v), hadamard(u * v.T, Z)))
+                sides=lambda u, Z, v: (diag(u) * Z * diag(v), entrywise(u * v.T, Z)))
 
 
 def _outer_sum(X, Y):
@@ -93,9 +94,9 @@ claims.identity("attention_pruning.factA2.d", "XYᵀ = Σ_{i∈[d]} X_{*,i}(Y_{*
 def _column_sum(u, A):
     lhs, colsum = mp.matrix(A.rows, 1), mp.matrix(A.rows, 1)
     for j in range(A.cols):
-        lhs += linalg.hadamard(u, A[:, j])
+        lhs += entrywise(u, A[:, j])
         colsum += A[:, j]
-    return lhs, linalg.hadamard(u, colsum)
+    return lhs, entrywise(u, colsum)
 
 
 claims.identity("attention_pruning.factA2.e", "Σ_j u∘A_{*,j} = u∘Σ_j A_{*,j}", hypotheses="u ∈ Rⁿ, A ∈ R^{n×m}",
@@ -138,7 +139,7 @@ def _calculus_sides(P, Q, r, P2, Q2, r2, t0):
     Jf, Jg = derivatives.jacobian(f, t0), derivatives.jacobian(g, t0)
     f0, g0 = f(t0), g(t0)
     lhs = stack(derivatives.gradient(lambda t: dot(f(t), g(t)), t0).T,
-                derivatives.jacobian(lambda t: linalg.hadamard(f(t), g(t)), t0),
+                derivatives.jacobian(lambda t: entrywise(f(t), g(t)), t0),
                 derivatives.jacobian(expf, t0),
                 derivatives.gradient(lambda t: 1 / alpha(t), t0).T)
     rhs = stack(g0.T * Jf + f0.T * Jg, diag(g0) * Jf + diag(f0) * Jg, diag(expf(t0)) * Jf,
@@ -180,7 +181,7 @@ claims.inequality("attention_pruning.factA5.c", "|⟨X,Y⟩| ≤ ‖X‖_F‖Y�
                   instances=lambda: _pairs_or_parallel(nonneg=False),
                   sides=lambda X, Y, t: (abs(frob_inner(X, _second(X, Y, t))), frob(X) * frob(_second(X, Y, t))))
 claims.inequality("attention_pruning.factA5.d", "‖X∘Y‖_F ≤ ‖X‖_F‖Y‖_F", hypotheses="X, Y ∈ R^{n×d}",
-                  instances=same_shape_pairs, sides=lambda X, Y: (frob(hadamard(X, Y)), frob(X) * frob(Y)))
+                  instances=same_shape_pairs, sides=lambda X, Y: (frob(entrywise(X, Y)), frob(X) * frob(Y)))
 claims.inequality("attention_pruning.factA5.e", "|X_{ij}| ≤ ‖X‖_F", hypotheses="X ∈ R^{n×d}, i ∈ [n], j ∈ [d]",
                   instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(lambda rc: any_matrices(*rc)),
                   sides=lambda X: (max(abs(x) for x in X), frob(X)),
@@ -326,7 +327,7 @@ def factE2(inst):
     def prod(z):
         out = f(0, z)
         for i in range(1, len(Gs)):
-            out = hadamard(out, f(i, z)) if hadamard_mode else out * f(i, z)
+            out = entrywise(out, f(i, z)) if hadamard_mode else out * f(i, z)
         return out
 
     def sides():

@@ -170,17 +170,17 @@ def _lemC2(X, W, M, lam, causal):
     blocks_formula, blocks_B = [], []
     for i0 in range(n):
         for j0 in range(n):
-            blocks_formula.append(O.hadamard(W, X[i0, :].T * X[j0, :]) * (c[i0, j0] * ft[i0, j0]))
+            blocks_formula.append(linalg.entrywise(W, X[i0, :].T * X[j0, :]) * (c[i0, j0] * ft[i0, j0]))
             blocks_B.append(mp.matrix([[B1(X, W, ft, c, i0, j0, i1, j1) for j1 in range(d)] for i1 in range(d)]))
     p1 = O.p_parts(X, W, M, Mc)[0]
     return (linalg.stack(*blocks_B, _sum_B(X, W, M, Mc, (B1,))),
-            linalg.stack(*blocks_formula, O.hadamard(W, X.T * p1 * X)))
+            linalg.stack(*blocks_formula, linalg.entrywise(W, X.T * p1 * X)))
 
 
 def _lemC3(X, W, M, lam, causal):
     Mc = mask_of(X, causal)
     p2 = O.p_parts(X, W, M, Mc)[1]
-    return _sum_B(X, W, M, Mc, (B2,)), -O.hadamard(W, X.T * p2 * X)
+    return _sum_B(X, W, M, Mc, (B2,)), -linalg.entrywise(W, X.T * p2 * X)
 
 
 claims.identity("attention_pruning.lemC2", "C1^{(i0,j0)} = c_{i0,j0}f̃_{i0,j0}·W∘(x_{i0}x_{j0}ᵀ), and C1(M) = "

@@ -17,7 +17,7 @@ from mpmath import mp
 
 from oracle import linalg, to_float_array, to_mp
 from oracle import softmax_regression as S
-from oracle.linalg import diag, dot, hadamard
+from oracle.linalg import diag, dot, entrywise
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import require, to_oracle
@@ -36,7 +36,7 @@ def _magnitudes(A, b, w, x):
     a = absA * mp.matrix([abs(v) for v in x])
     f = S.f(A, x)
     c = f - b
-    r = hadamard(f, c) - f * dot(c, f) + hadamard(hadamard(w, w), A * x)
+    r = entrywise(f, c) - f * dot(c, f) + entrywise(entrywise(w, w), A * x)
     return absA, a, max(a), f, c, r
 
 

@@ -9,7 +9,7 @@ from oracle import softmax_regression as S
 
 from ..toolkit import loewner, worst
 
-__all__ = ["FB_HYP", "columns", "exp_vec", "grad_exp", "loewner_chain", "on_simplex"]
+__all__ = ["FB_HYP", "columns", "grad_exp", "loewner_chain", "on_simplex"]
 
 FB_HYP = "f = f(x) on the probability simplex, b ≥ 0_n, ‖b‖₁ ≤ 1"
 
@@ -20,11 +20,6 @@ def on_simplex(p):
     if s == 0:
         return mp.matrix([1] + [0] * (p.rows - 1))
     return p / s
-
-
-def exp_vec(u):
-    """exp(u) entrywise."""
-    return mp.matrix([mp.exp(u[i]) for i in range(u.rows)])
 
 
 def columns(A):

@@ -8,11 +8,10 @@ from mpmath import mp
 
 from oracle import derivatives, linalg
 from oracle import softmax_regression as S
-from oracle.linalg import diag, dot, hadamard, norm2, ones, stack
+from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm2, ones, stack
 
 from ..toolkit import ClaimSet, worst_pair
 from ..toolkit.strategies import dims, matrices, vectors
-from .common import exp_vec
 from .strategies import close_pairs, ints, loewner_pairs, problems, vector_pairs, vector_triples
 
 __all__ = ["claims"]
@@ -23,20 +22,20 @@ claims = ClaimSet("softmax_regression")
 
 claims.identity("softmax_regression.fact4.2.p1", "⟨u, v⟩ = ⟨u ∘ v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
                 instances=vector_triples,
-                sides=lambda u, v, w: (dot(u, v), dot(hadamard(u, v), ones(u.rows))))
+                sides=lambda u, v, w: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
 
 claims.identity("softmax_regression.fact4.2.p2", "⟨u ∘ v, w⟩ = ⟨u ∘ v ∘ w, 1_n⟩", hypotheses="u, v, w ∈ Rⁿ",
                 instances=vector_triples,
-                sides=lambda u, v, w: (dot(hadamard(u, v), w), dot(hadamard(hadamard(u, v), w), ones(u.rows))))
+                sides=lambda u, v, w: (dot(entrywise(u, v), w), dot(entrywise(entrywise(u, v), w), ones(u.rows))))
 
 claims.identity("softmax_regression.fact4.2.p3", "u ∘ v = v ∘ u = diag(u) v = diag(v) u", hypotheses="u, v ∈ Rⁿ",
                 instances=vector_triples,
-                sides=lambda u, v, _: (stack(*[hadamard(u, v)] * 3), stack(hadamard(v, u), diag(u) * v, diag(v) * u)))
+                sides=lambda u, v, _: (stack(*[entrywise(u, v)] * 3), stack(entrywise(v, u), diag(u) * v, diag(v) * u)))
 
 claims.identity("softmax_regression.fact4.2.p4", "uᵀ(v ∘ w) = vᵀ(u ∘ w) = wᵀ(u ∘ v)", hypotheses="u, v, w ∈ Rⁿ",
                 instances=vector_triples,
-                sides=lambda u, v, w: (mp.matrix([dot(u, hadamard(v, w))] * 2),
-                                       mp.matrix([dot(v, hadamard(u, w)), dot(w, hadamard(u, v))])))
+                sides=lambda u, v, w: (mp.matrix([dot(u, entrywise(v, w))] * 2),
+                                       mp.matrix([dot(v, entrywise(u, w)), dot(w, entrywise(u, v))])))
 
 claims.identity("softmax_regression.fact4.2.p5", "uᵀ diag(v) w = vᵀ diag(u) w = uᵀ diag(w) v",
                 hypotheses="u, v, w ∈ Rⁿ", instances=vector_triples,
@@ -53,7 +52,7 @@ claims.inequality("softmax_regression.fact4.3.p1", "⟨u, v⟩ ≤ ‖u‖₂‖
                   sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
 
 claims.inequality("softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", hypotheses="u, v ∈ Rⁿ",
-                  instances=vector_pairs, sides=lambda u, v: (norm2(hadamard(u, v)), mp.norm(u, mp.inf) * norm2(v)))
+                  instances=vector_pairs, sides=lambda u, v: (norm2(entrywise(u, v)), mp.norm(u, mp.inf) * norm2(v)))
 
 claims.inequality("softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", hypotheses="u ∈ Rⁿ",
                   instances=vector_pairs,
@@ -75,7 +74,7 @@ claims.identity("softmax_regression.fact4.3.p6", "‖αu‖₂ = |α|‖u‖₂"
 
 claims.inequality("softmax_regression.fact4.3.p7", "‖u − v‖_∞ ≤ 0.01 ⇒ ‖exp(u) − exp(v)‖₂ ≤ ‖exp(u)‖₂ · 2‖u − v‖_∞",
                   hypotheses="u, v ∈ Rⁿ with ‖u − v‖_∞ ≤ 0.01", instances=close_pairs,
-                  sides=lambda u, v: (norm2(exp_vec(u) - exp_vec(v)), norm2(exp_vec(u)) * 2 * mp.norm(u - v, mp.inf)))
+                  sides=lambda u, v: (norm2(exp_entrywise(u) - exp_entrywise(v)), norm2(exp_entrywise(u)) * 2 * mp.norm(u - v, mp.inf)))
 
 # -- Facts 4.4, 4.5: spectral norm and Loewner order ---------------------------------------------
 
@@ -112,7 +111,7 @@ claims.loewner("softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", hy
                sides=lambda u, _: (u * u.T, mp.eye(u.rows) * dot(u, u)))
 
 claims.loewner("softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", hypotheses="u ∈ Rⁿ",
-               instances=vector_pairs, sides=lambda u, _: (diag(hadamard(u, u)), mp.eye(u.rows) * dot(u, u)))
+               instances=vector_pairs, sides=lambda u, _: (diag(entrywise(u, u)), mp.eye(u.rows) * dot(u, u)))
 
 claims.loewner("softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ",
                instances=vector_pairs, sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
@@ -123,13 +122,13 @@ claims.loewner("softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + v
 claims.loewner(
     "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
     instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
-    sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, u * u.T * mp.norm(v, mp.inf) ** 2),
+    sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, u * u.T * mp.norm(v, mp.inf) ** 2),
     notes="FAILS (spec: u = (1,1), v = (1,0)); the corrected (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n holds.")
 
 claims.loewner(
     "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n", hypotheses="u, v ∈ Rⁿ",
     instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
-    sides=lambda u, v: (hadamard(v, u) * hadamard(v, u).T, mp.eye(u.rows) * (mp.norm(v, mp.inf) ** 2 * dot(u, u))),
+    sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, mp.eye(u.rows) * (mp.norm(v, mp.inf) ** 2 * dot(u, u))),
     repair=True,
     notes="The spec's correct version (§4.5): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I_n (fact4.5.p1) and ‖v∘u‖₂ ≤ ‖v‖_∞‖u‖₂ "
           "(fact4.3.p2); tight at u = e_1, v = e_1.")
@@ -159,7 +158,7 @@ claims.identity(
 
 
 def _lem4_9_sides(A, _b, w, x):
-    W2 = diag(hadamard(w, w))
+    W2 = diag(entrywise(w, w))
     Lr = lambda z: S.L_reg(A, w, z)  # noqa: E731
     return (stack(derivatives.gradient(Lr, x), derivatives.hessian(Lr, x)),
             stack(A.T * W2 * A * x, A.T * W2 * A))

@@ -11,11 +11,11 @@ from mpmath import mp
 
 from oracle import derivatives, linalg
 from oracle import softmax_regression as S
-from oracle.linalg import diag, dot, hadamard, norm2, ones, stack
+from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm2, ones, stack
 
 from ..toolkit import ClaimSet, eq, le, to_oracle, worst
 from ..toolkit.strategies import dims, matrices, vectors
-from .common import columns, exp_vec, loewner_chain, on_simplex
+from .common import columns, loewner_chain, on_simplex
 from .strategies import derivative_problems, f_instances, fb_pairs, int_b, ints
 
 __all__ = ["claims", "lem5_2_basic", "lem5_2_bf_ff", "lem5_2_bf_ff_repair", "lem5_2_diag_f", "lem5_2_diag_ff"]
@@ -54,7 +54,7 @@ def _bf_chain(inst, middle):
     p, b = to_oracle(inst)
     f = lambda: on_simplex(p)  # noqa: E731
     binf2 = lambda: mp.norm(b, mp.inf) ** 2  # noqa: E731
-    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: hadamard(b, f()) * hadamard(b, f()).T,
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: entrywise(b, f()) * entrywise(b, f()).T,
                          lambda: middle(f(), binf2()), lambda: mp.eye(p.rows) * binf2())
 
 
@@ -75,7 +75,7 @@ def lem5_2_bf_ff_repair(inst):
 
 
 claims.loewner("softmax_regression.lem5.2.diag_bb", "diag(b∘b) ⪯ ‖b‖_∞² I_n", hypotheses="b ∈ Rⁿ",
-               instances=fb_pairs, sides=lambda _, b: (diag(hadamard(b, b)), mp.eye(b.rows) * mp.norm(b, mp.inf) ** 2))
+               instances=fb_pairs, sides=lambda _, b: (diag(entrywise(b, b)), mp.eye(b.rows) * mp.norm(b, mp.inf) ** 2))
 
 
 @claims.check("softmax_regression.lem5.2.diag_f", "0 ⪯ diag(f) ⪯ ‖f‖_∞ I_n ⪯ ‖f‖₂ I_n",
@@ -92,12 +92,12 @@ def lem5_2_diag_f(inst):
 def lem5_2_diag_ff(inst):
     p, _ = to_oracle(inst)
     f, eye = lambda: on_simplex(p), mp.eye(p.rows)  # noqa: E731
-    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: diag(hadamard(f(), f())),
+    return loewner_chain(lambda: mp.zeros(p.rows, p.rows), lambda: diag(entrywise(f(), f())),
                          lambda: eye * mp.norm(f(), mp.inf) ** 2, lambda: eye * norm2(f()))
 
 
 def _rewrite_sides(A, x, b):
-    direct = exp_vec(A * x) / S.alpha(A, x) - b
+    direct = exp_entrywise(A * x) / S.alpha(A, x) - b
     fb, cv, lhs = S.f(A, x) - b, S.c(A, b, x), S.L_exp(A, b, x)
     return mp.matrix([lhs] * 3), mp.matrix([dot(direct, direct) / 2, dot(fb, fb) / 2, dot(cv, cv) / 2])
 
@@ -113,13 +113,13 @@ _AX = "A ∈ R^{n×d}, x ∈ R^d"
 
 claims.identity("softmax_regression.lem5.6.part1", "∂exp(Ax)/∂x_i = exp(Ax)∘A_{*,i}", hypotheses=_AX,
                 instances=derivative_problems,
-                sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: exp_vec(A * z), x))),
-                                            stack(*[hadamard(exp_vec(A * x), a) for a in columns(A)])))
+                sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: exp_entrywise(A * z), x))),
+                                            stack(*[entrywise(exp_entrywise(A * x), a) for a in columns(A)])))
 
 claims.identity("softmax_regression.lem5.6.part2", "∂α(x)/∂x_i = ⟨exp(Ax), A_{*,i}⟩", hypotheses=_AX,
                 instances=derivative_problems,
                 sides=lambda A, _b, _w, x: (derivatives.gradient(lambda z: S.alpha(A, z), x),
-                                            mp.matrix([dot(exp_vec(A * x), a) for a in columns(A)])))
+                                            mp.matrix([dot(exp_entrywise(A * x), a) for a in columns(A)])))
 
 claims.identity("softmax_regression.lem5.6.part3", "∂α(x)⁻¹/∂x_i = −α(x)⁻¹⟨f(x), A_{*,i}⟩", hypotheses=_AX,
                 instances=derivative_problems,
@@ -129,7 +129,7 @@ claims.identity("softmax_regression.lem5.6.part3", "∂α(x)⁻¹/∂x_i = −α
 
 def _df(f, A):
     """∂f/∂x_i = f∘A_{*,i} − ⟨f, A_{*,i}⟩f for each column (lem5.6.part4's closed form)."""
-    return [hadamard(f, a) - f * dot(f, a) for a in columns(A)]
+    return [entrywise(f, a) - f * dot(f, a) for a in columns(A)]
 
 
 claims.identity("softmax_regression.lem5.6.part4", "∂f(x)/∂x_i = f(x)∘A_{*,i} − ⟨f(x), A_{*,i}⟩f(x)",
@@ -141,7 +141,7 @@ claims.identity("softmax_regression.lem5.6.part4", "∂f(x)/∂x_i = f(x)∘A_{*
 def _lem5_6_part5_sides(A, b, _w, x):
     f = S.f(A, x)
     c = f - b
-    closed = mp.matrix([dot(c, hadamard(f, a)) - dot(c, f) * dot(f, a) for a in columns(A)])
+    closed = mp.matrix([dot(c, entrywise(f, a)) - dot(c, f) * dot(f, a) for a in columns(A)])
     return stack(derivatives.gradient(lambda z: S.L_exp(A, b, z), x), S.g_closed(A, b, x)), stack(closed, closed)
 
 
@@ -160,10 +160,10 @@ def _hess_stack(fn, x, k):
 
 
 def _lem5_9_sides(A, _b, _w, x):
-    e = exp_vec(A * x)
+    e = exp_entrywise(A * x)
     d = A.cols
     closed = stack(*[mp.matrix([A[k, i] * A[k, j] * e[k] for i in range(d) for j in range(d)]) for k in range(A.rows)])
-    return _hess_stack(lambda z: exp_vec(A * z), x, A.rows), closed
+    return _hess_stack(lambda z: exp_entrywise(A * z), x, A.rows), closed
 
 
 claims.identity("softmax_regression.lem5.9", "∂²exp(Ax)/∂x_i∂x_j = A_{*,i}∘A_{*,j}∘exp(Ax)",
@@ -173,13 +173,13 @@ claims.identity("softmax_regression.lem5.9", "∂²exp(Ax)/∂x_i∂x_j = A_{*,i
 claims.identity("softmax_regression.lem5.10", "∂²α(x)/∂x_i∂x_j = ⟨exp(Ax), A_{*,i}∘A_{*,j}⟩", hypotheses=_AX,
                 instances=derivative_problems,
                 sides=lambda A, _b, _w, x: (derivatives.hessian(lambda z: S.alpha(A, z), x),
-                                            mp.matrix([[dot(exp_vec(A * x), hadamard(ci, cj)) for cj in columns(A)]
+                                            mp.matrix([[dot(exp_entrywise(A * x), entrywise(ci, cj)) for cj in columns(A)]
                                                        for ci in columns(A)])))
 
 
 def _lem5_11_sides(A, _b, _w, x):
     f, al, C = S.f(A, x), S.alpha(A, x), columns(A)
-    closed = mp.matrix([[(2 * dot(f, ci) * dot(f, cj) - dot(f, hadamard(ci, cj))) / al for cj in C] for ci in C])
+    closed = mp.matrix([[(2 * dot(f, ci) * dot(f, cj) - dot(f, entrywise(ci, cj))) / al for cj in C] for ci in C])
     return derivatives.hessian(lambda z: 1 / S.alpha(A, z), x), closed
 
 
@@ -190,8 +190,8 @@ claims.identity("softmax_regression.lem5.11",
 
 def _d2f(f, ci, cj):
     """lem5.12's closed form of ∂²f/∂x_i∂x_j."""
-    return (hadamard(hadamard(ci, cj), f) - hadamard(cj, f) * dot(f, ci) - hadamard(ci, f) * dot(f, cj)
-            - f * dot(f, hadamard(ci, cj)) + f * (2 * dot(f, ci) * dot(f, cj)))
+    return (entrywise(entrywise(ci, cj), f) - entrywise(cj, f) * dot(f, ci) - entrywise(ci, f) * dot(f, cj)
+            - f * dot(f, entrywise(ci, cj)) + f * (2 * dot(f, ci) * dot(f, cj)))
 
 
 def _lem5_12_sides(A, _b, _w, x):
@@ -225,20 +225,20 @@ claims.identity("softmax_regression.lem5.13",
 
 def _b_paper_completed(fv, b):
     """lem5.15.paperB repaired: B_paper − 2(f∘f)fᵀ − 2f(f∘f)ᵀ."""
-    ff = hadamard(fv, fv)
+    ff = entrywise(fv, fv)
     return S.B_paper(fv, b) - (ff * fv.T + fv * ff.T) * 2
 
 
 def _lem5_14_sides(A, f, c):
     """All six identities, all (i, j), stacked."""
-    mats = [diag(hadamard(f, f)), f * hadamard(f, f).T, diag(hadamard(c, f)), f * hadamard(c, f).T,
+    mats = [diag(entrywise(f, f)), f * entrywise(f, f).T, diag(entrywise(c, f)), f * entrywise(c, f).T,
             diag(f) * dot(c, f), f * f.T]
     lhs, rhs = [], []
     for ai in columns(A):
         for aj in columns(A):
-            lhs += [dot(hadamard(f, ai), hadamard(f, aj)), dot(f, ai) * dot(f, hadamard(f, aj)),
-                    dot(c, hadamard(hadamard(ai, aj), f)), dot(f, ai) * dot(c, hadamard(f, aj)),
-                    dot(f, hadamard(ai, aj)) * dot(c, f), dot(f, ai) * dot(f, aj)]
+            lhs += [dot(entrywise(f, ai), entrywise(f, aj)), dot(f, ai) * dot(f, entrywise(f, aj)),
+                    dot(c, entrywise(entrywise(ai, aj), f)), dot(f, ai) * dot(c, entrywise(f, aj)),
+                    dot(f, entrywise(ai, aj)) * dot(c, f), dot(f, ai) * dot(f, aj)]
             rhs += [(ai.T * M * aj)[0] for M in mats]
     return mp.matrix(lhs), mp.matrix(rhs)
 
@@ -263,8 +263,8 @@ def _decomp_sides(p, b):
 
     f = on_simplex(p)
     c = f - b
-    B1_low = S.B1(f, b) - diag(hadamard(f, f))
-    B2_low = S.B2(f, b) - (diag(hadamard(c, f)) - diag(f) * dot(c, f))
+    B1_low = S.B1(f, b) - diag(entrywise(f, f))
+    B2_low = S.B2(f, b) - (diag(entrywise(c, f)) - diag(f) * dot(c, f))
     lhs = stack(S.B1(f, b) + S.B2(f, b), S.B_rank(f, b) + S.B_diag(f, b),
                 mp.matrix([sigma3(S.B_rank(f, b)), sigma3(B1_low), sigma3(B2_low)]))
     return lhs, stack(S.B(f, b), S.B(f, b), mp.matrix([0, 0, 0]))

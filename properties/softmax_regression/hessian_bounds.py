@@ -7,7 +7,7 @@ from mpmath import mp
 
 from oracle import linalg
 from oracle import softmax_regression as S
-from oracle.linalg import diag, dot, hadamard
+from oracle.linalg import diag, dot, entrywise
 
 from ..toolkit import ClaimSet, require, to_oracle
 from .common import FB_HYP, loewner_chain, on_simplex
@@ -68,7 +68,7 @@ claims.inequality(
 def _lem6_3_part2_sides(A, b, l, extra, x, _y, _t):
     """max |generalized eigenvalue of (∇²L_exp, AᵀW²A)| against 0.01."""
     w = _w_exact(A, l, extra, 100)
-    ev = S.generalized_eigs(S.true_hessian_exp(A, b, x), A.T * diag(hadamard(w, w)) * A)
+    ev = S.generalized_eigs(S.true_hessian_exp(A, b, x), A.T * diag(entrywise(w, w)) * A)
     return max(abs(ev[0]), abs(ev[-1])), mp.mpf("0.01")
 
 

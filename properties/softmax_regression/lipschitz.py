@@ -13,10 +13,10 @@ from mpmath import mp
 
 from oracle import linalg
 from oracle import softmax_regression as S
-from oracle.linalg import norm2
+from oracle.linalg import exp_entrywise, norm2
 
 from ..toolkit import ClaimSet, radius
-from .common import exp_vec, grad_exp, on_simplex
+from .common import grad_exp, on_simplex
 from .strategies import lipschitz_instances, simplex_pairs
 
 __all__ = ["claims"]
@@ -39,7 +39,7 @@ def _Rf(A, x, y):
 
 claims.inequality("softmax_regression.lem7.2.part0", "‖exp(Ax)‖₂ ≤ √n exp(R²)", hypotheses=_LIP_HYP,
                   instances=lipschitz_instances,
-                  sides=lambda A, _b, x, y: (norm2(exp_vec(A * x)), mp.sqrt(A.rows) * mp.exp(radius(A, x, y) ** 2)))
+                  sides=lambda A, _b, x, y: (norm2(exp_entrywise(A * x)), mp.sqrt(A.rows) * mp.exp(radius(A, x, y) ** 2)))
 
 
 def _c_part1(A, _b, x, y):
@@ -48,13 +48,13 @@ def _c_part1(A, _b, x, y):
 
 
 claims.lipschitz("softmax_regression.lem7.2.part1", "‖exp(Ax) − exp(Ay)‖₂ ≤ 2√n R exp(R²) ‖x − y‖₂",
-                 hypotheses=_LIP_HYP, instances=lipschitz_instances, value=lambda A, _b, z: exp_vec(A * z),
+                 hypotheses=_LIP_HYP, instances=lipschitz_instances, value=lambda A, _b, z: exp_entrywise(A * z),
                  constant=_c_part1)
 
 claims.inequality("softmax_regression.lem7.2.part2", "|α(x) − α(y)| ≤ √n ‖exp(Ax) − exp(Ay)‖₂",
                   hypotheses=_LIP_HYP, instances=lipschitz_instances,
                   sides=lambda A, _b, x, y: (abs(S.alpha(A, x) - S.alpha(A, y)),
-                                             mp.sqrt(A.rows) * norm2(exp_vec(A * x) - exp_vec(A * y))))
+                                             mp.sqrt(A.rows) * norm2(exp_entrywise(A * x) - exp_entrywise(A * y))))
 
 
 def _part3_sides(A, _b, x, y):

@@ -14,7 +14,7 @@ from mpmath import mp
 
 from oracle import linalg, to_float_array, to_mp
 from oracle import softmax_regression as S
-from oracle.linalg import diag, hadamard
+from oracle.linalg import diag, entrywise
 
 from ..contract import output
 from ..toolkit import ClaimSet, Outcome, float_outcome, le, require, slope, worst, worst_pair
@@ -90,12 +90,12 @@ class NewtonProblem:
                 Hm = Lh * (mp.eye(d) + E) * Lh.T
             else:
                 fv = S.f(Am, xm)
-                D = hadamard(wm, wm) + mp.matrix([S.B_diag(fv, bm)[i, i] for i in range(fv.rows)])
+                D = entrywise(wm, wm) + mp.matrix([S.B_diag(fv, bm)[i, i] for i in range(fv.rows)])
                 i_top = max(range(d), key=lambda i: lam[i])
                 i_bot = min(range(d), key=lambda i: lam[i])
                 at, ab = Am * V[:, i_top], Am * V[:, i_bot]
                 sg = mp.matrix([1 if at[i] * ab[i] >= 0 else -1 for i in range(Am.rows)])
-                P = Am.T * diag(hadamard(D, sg)) * Am
+                P = Am.T * diag(entrywise(D, sg)) * Am
                 ev = S.generalized_eigs(P, H)
                 top = max(abs(ev[0]), abs(ev[-1]))
                 require(top > 0, "the perturbation must be nonzero")
