@@ -23,7 +23,6 @@ __all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_repair", "factA_4_
            "factA_4_b7_repair", "factA_4_b8", "factA_4_b8_repair", "factA_4_b9"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 
 
 def _idempotent(A):

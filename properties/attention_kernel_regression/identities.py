@@ -18,7 +18,6 @@ from .strategies import points, tall
 __all__ = ["claims", "id_statdim"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 
 
 def _tensor_power_columns(X, l):

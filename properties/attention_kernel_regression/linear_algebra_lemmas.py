@@ -18,7 +18,6 @@ from .strategies import tall
 __all__ = ["claims", "lemD_2", "lemD_2_repair", "lemD_5"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 
 
 def _d1_sides(A):

@@ -30,7 +30,6 @@ from .strategies import chain_instances
 __all__ = ["claims", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 
 
 def _direction(mode, bprev, v, Q, E):
@@ -305,13 +304,15 @@ _K1_SENSIBLE = dict(
 # Theorem K.1 and its informal Theorem 1.5 are one claim about Algorithm 6: the same two checks under both
 # ids.  (id, the sensible reading, judged as the repair; the statement as written)
 _K1_STATEMENTS = (
-    ("thmK.1", "Algorithm 6 outputs x' with ‖A(AᵀA)^j x' − b‖ ≤ (1+ε_final)·OPT + ε_final‖b‖ w.p. ≥ 1 − δ_final",
+    ("attention_kernel_regression.thmK.1",
+     "Algorithm 6 outputs x' with ‖A(AᵀA)^j x' − b‖ ≤ (1+ε_final)·OPT + ε_final‖b‖ w.p. ≥ 1 − δ_final",
      "Algorithm 6 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ "
      "w.p. ≥ 1 − δ_final"),
-    ("thm1.5", "(informal K.1, sensible reading) an algorithm outputs x' with ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)·OPT + ε‖b‖ "
-               "w.p. ≥ 1 − δ for eq. (2)",
+    ("attention_kernel_regression.thm1.5",
+     "(informal K.1, sensible reading) an algorithm outputs x' with ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)·OPT + ε‖b‖ "
+     "w.p. ≥ 1 − δ for eq. (2)",
      "(informal K.1) an algorithm outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ for eq. (2)"),
 )
-for _theorem, _sensible, _stated in _K1_STATEMENTS:
-    claims.check(ID + _theorem, _stated, **_K1)(thmK_1)
-    claims.check(ID + _theorem, _sensible, **_K1_SENSIBLE)(thmK_1_repair)
+for _claim_id, _sensible, _stated in _K1_STATEMENTS:
+    claims.check(_claim_id, _stated, **_K1)(thmK_1)
+    claims.check(_claim_id, _sensible, **_K1_SENSIBLE)(thmK_1_repair)

@@ -27,7 +27,6 @@ from .strategies import reg_instance
 __all__ = ["claims", "lemF_1", "lemG_1", "lemH_1", "lemI_1", "psd_trial"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 DELTA = 0.05
 
 
@@ -35,8 +34,8 @@ def _run(impl, name, A, b, *args):
     return output(getattr(impl, name)(A.copy(), b.copy(), *args), name, shape=(A.shape[1],))
 
 
-def _algorithm_trial(lemma, statement, *, algorithm, hypotheses, notes):
-    """Declare Lemma ``lemma`` (F.1–I.1) as 50 seeded trials at δ = 0.05 of Algorithm ``algorithm``'s
+def _algorithm_trial(claim_id, statement, *, algorithm, hypotheses, notes):
+    """Declare ``claim_id`` (Lemmas F.1–I.1) as 50 seeded trials at δ = 0.05 of Algorithm ``algorithm``'s
     guarantee: the decorated ``trial(seed, impl)`` judges one trial, and its running time is judged on the
     implementation's ``<algorithm>_ops`` counts (:func:`.costs.algorithm_time`), a failure there failing
     every trial."""
@@ -45,14 +44,15 @@ def _algorithm_trial(lemma, statement, *, algorithm, hypotheses, notes):
             return with_time(trial(seed, impl), algorithm_time(impl, algorithm))
 
         timed.__name__, timed.__qualname__ = trial.__name__, trial.__qualname__
-        return claims.trial(ID + lemma, statement, hypotheses=hypotheses, delta=DELTA, trials=50,
+        return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=DELTA, trials=50,
                             uses=(algorithm, f"{algorithm}_ops"), notes=notes)(timed)
 
     return declare
 
 
-@_algorithm_trial("lemF.1", "Algorithm 1 runs in O((nd + d³) log(1/ε₁) log²(n/δ₁)) and outputs x' with "
-                            "‖Ax' − b₁‖ ≤ (1+ε₁)·min_x‖Ax − b₁‖ w.p. ≥ 1 − δ₁",
+@_algorithm_trial("attention_kernel_regression.lemF.1",
+                  "Algorithm 1 runs in O((nd + d³) log(1/ε₁) log²(n/δ₁)) and outputs x' with "
+                  "‖Ax' − b₁‖ ≤ (1+ε₁)·min_x‖Ax − b₁‖ w.p. ≥ 1 − δ₁",
                   algorithm="fast_linear_regression",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ(A) = 10^U(0,8), a third with coherent rows; "
                              "b₁ = Ax + r with ‖r‖/‖Ax‖ = 10^U(−3,1); ε₁ = 10^U(−6,−1), δ₁ = 0.05 (T1: 50 trials)",
@@ -89,8 +89,9 @@ def psd_trial(seed, impl, name, j, max_log10_kappa, eps_range=(-6, -1), extra=()
     return le(lambda: (power_residual(g, x, j, bm), mp.mpf(eps) * linalg.norm2(bm)))
 
 
-@_algorithm_trial("lemG.1", "Algorithm 2 runs in O((nd + d³) log(κ/ε₂) log²(n/δ₂)) and outputs x' with "
-                            "‖AᵀAx' − b₂‖ ≤ ε₂‖b₂‖ w.p. ≥ 1 − δ₂",
+@_algorithm_trial("attention_kernel_regression.lemG.1",
+                  "Algorithm 2 runs in O((nd + d³) log(κ/ε₂) log²(n/δ₂)) and outputs x' with "
+                  "‖AᵀAx' − b₂‖ ≤ ε₂‖b₂‖ w.p. ≥ 1 − δ₂",
                   algorithm="fast_psd_regression",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ(A)²·1e-16 ≤ 1e-2·ε₂ (spec T4, float64 reach), "
                              "κ ≤ 1e3; b₂ ∈ R^d; ε₂ = 10^U(−8,−1.5), δ₂ = 0.05",
@@ -102,8 +103,9 @@ def lemG_1(seed, impl):
                      eps_range=(-8, -1.5))
 
 
-@_algorithm_trial("lemH.1", "Algorithm 3 runs in O((nd + d³) log(κ/ε₃) log²(n/δ₃)) and outputs x' with "
-                            "‖AAᵀAx' − b₃‖ ≤ (1+ε₃)·OPT + ε₃‖b₃‖, OPT = min_x‖AAᵀAx − b₃‖, w.p. ≥ 1 − δ₃",
+@_algorithm_trial("attention_kernel_regression.lemH.1",
+                  "Algorithm 3 runs in O((nd + d³) log(κ/ε₃) log²(n/δ₃)) and outputs x' with "
+                  "‖AAᵀAx' − b₃‖ ≤ (1+ε₃)·OPT + ε₃‖b₃‖, OPT = min_x‖AAᵀAx − b₃‖, w.p. ≥ 1 − δ₃",
                   algorithm="attention_regression",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ³·1e-16 ≤ 1e-2·ε₃, κ ≤ 1e3; b₃ ∈ R^n with a large "
                              "range(A) component; ε₃ = 10^U(−6,−1), δ₃ = 0.05",
@@ -121,8 +123,9 @@ def lemH_1(seed, impl):
     return le(sides)
 
 
-@_algorithm_trial("lemI.1", "Algorithm 4 runs in O((nd + d³) log(κ/ε₄) log²(n/δ₄)) and outputs x' with "
-                            "‖AᵀAAᵀAx' − b₄‖ ≤ ε₄‖b₄‖ w.p. ≥ 1 − δ₄",
+@_algorithm_trial("attention_kernel_regression.lemI.1",
+                  "Algorithm 4 runs in O((nd + d³) log(κ/ε₄) log²(n/δ₄)) and outputs x' with "
+                  "‖AᵀAAᵀAx' − b₄‖ ≤ ε₄‖b₄‖ w.p. ≥ 1 − δ₄",
                   algorithm="four_matrices",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ⁴·1e-16 ≤ 1e-3·ε₄; b₄ ∈ R^d; ε₄ = 10^U(−6,−1), "
                              "δ₄ = 0.05",

@@ -17,14 +17,13 @@ from .strategies import se_instance, se_rows
 __all__ = ["claims", "lemC_5_osnap", "lemC_5_srht"]
 
 claims = ClaimSet(PAPER)
-ID = PAPER + "."
 
 
-def _se_claim(kind: str, statement: str, *, hypotheses: str, notes: str):
-    """Declare Lemma C.5 for sketch ``kind`` ("srht" or "osnap") as 50 seeded trials at δ = SE_DELTA and
-    return the trial: the implementation's ``<kind>_bits`` give S (rebuilt by the oracle) for the seed's
-    fixed A (:func:`.strategies.se_instance`), the distortion max|σ_i(SQ) − 1| ≤ ε = SE_EPS is judged
-    exactly, and the cost is the implementation's ``<kind>_apply_ops`` (:func:`.costs.sketch_time`)."""
+def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, notes: str):
+    """Declare Lemma C.5 (``claim_id``) for sketch ``kind`` ("srht" or "osnap") as 50 seeded trials at
+    δ = SE_DELTA and return the trial: the implementation's ``<kind>_bits`` give S (rebuilt by the oracle)
+    for the seed's fixed A (:func:`.strategies.se_instance`), the distortion max|σ_i(SQ) − 1| ≤ ε = SE_EPS
+    is judged exactly, and the cost is the implementation's ``<kind>_apply_ops`` (:func:`.costs.sketch_time`)."""
     def trial(seed: int, impl):
         A, n, d = se_instance(seed)
         m = se_rows(n, d, SE_EPS, SE_DELTA)
@@ -34,13 +33,14 @@ def _se_claim(kind: str, statement: str, *, hypotheses: str, notes: str):
         return with_time(with_note(out, f"n={n}, d={d}, m={m}, family {seed % 3}"), sketch_time(impl, kind))
 
     trial.__name__ = trial.__qualname__ = f"lemC_5_{kind}"
-    return claims.trial(f"{ID}lemC.5.{kind}", statement, hypotheses=hypotheses, delta=SE_DELTA, trials=50,
+    return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=SE_DELTA, trials=50,
                         uses=(f"{kind}_bits", f"{kind}_apply_ops"), notes=notes)(trial)
 
 
 lemC_5_srht = _se_claim(
-    "srht", "SRHT S ∈ R^{m×n} with m = O(ε^{-2} d log(n/δ)) is SE(n, d, ε, δ) for any fixed A ∈ R^{n×d}; SA costs "
-            "O(nd log(n/δ))",
+    "attention_kernel_regression.lemC.5.srht", "srht",
+    "SRHT S ∈ R^{m×n} with m = O(ε^{-2} d log(n/δ)) is SE(n, d, ε, δ) for any fixed A ∈ R^{n×d}; SA costs "
+    "O(nd log(n/δ))",
     hypotheses="m = ⌈ε^{-2} d ln(n/δ)⌉ (C = 1), ε = 0.5, δ = 0.1, n ∈ {300 (padded to 512), 512}, "
                "d ∈ {2, 3}; A from three hard families (coherent A[:d] += 50I; scaled basis vectors; "
                "Gaussian with κ ≤ 1e6) fixed per seed; bits from the implementation, matrix rebuilt by the "
@@ -49,7 +49,8 @@ lemC_5_srht = _se_claim(
           "srht_apply (solvers: d·n'·log₂n' butterflies) over n = 2^10 … 2^14.")
 
 lemC_5_osnap = _se_claim(
-    "osnap", "OSNAP with m = O(ε^{-2} d log(d/δ)), s = O(ε^{-1} log(d/δ)) is SE(n, d, ε, δ); SA costs O(s·nnz(A))",
+    "attention_kernel_regression.lemC.5.osnap", "osnap",
+    "OSNAP with m = O(ε^{-2} d log(d/δ)), s = O(ε^{-1} log(d/δ)) is SE(n, d, ε, δ); SA costs O(s·nnz(A))",
     hypotheses="m = ⌈ε^{-2} d ln(n/δ)⌉, s = ⌈ε^{-1} ln(d/δ)⌉ (block variant of solvers.sketches), ε = 0.5, "
                "δ = 0.1; A as lemC.5.srht",
     notes="Spec: HOLDS (C = 1; worst distortion/ε 0.53). Time: the implementation's operation count of "

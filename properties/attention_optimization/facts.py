@@ -20,7 +20,6 @@ from .strategies import loewner_pairs, vec_pairs_mixed, vecs
 __all__ = ["claims"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 # --- Fact 4.1 (identities) -------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ from .strategies import attention_instances
 __all__ = ["claims", "point"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 _INST = ("A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}, n ≤ 3, d ≤ 2, entries ≤ 2; x = vec_row(X), y stacks "
          "Y's columns (y_{i0,i1} = Y[i1, i0])")
@@ -78,13 +77,12 @@ claims.identity("attention_optimization.def1.4.row_decomposition",
 # --- Lemma 5.1 (gradients in x) ------------------------------------------------------------
 
 
-def _lem51(part, statement, sides):
-    two = part in (8, 10)
-    claims.identity(P + f"lem5.1.p{part}", statement,
+def _lem51(claim_id, statement, sides, *, l_ne_i=False):
+    claims.identity(claim_id, statement,
                     hypotheses=_INST + "; j0, i0 and i, l ∈ [d²] drawn; A_i = column i of 𝖠_{j0}, f = f(x)_{j0}, "
                                "v = h(y)_{i0}; the left side by numerical differentiation (mpmath.diff)"
-                               + ("; l ≠ i (d = 2; a drawn l = i is moved to i + 1 mod d²)" if two else ""),
-                    instances=(lambda: attention_instances(d_lo=2)) if two else attention_instances, sides=_fn(sides))
+                               + ("; l ≠ i (d = 2; a drawn l = i is moved to i + 1 mod d²)" if l_ne_i else ""),
+                    instances=(lambda: attention_instances(d_lo=2)) if l_ne_i else attention_instances, sides=_fn(sides))
 
 
 def _f(p):
@@ -95,16 +93,16 @@ def _v(p):
     return O.h_col(p.A3, p.y, p.i0)
 
 
-_lem51(1, "∂u(x)_{j0}/∂x_i = u(x)_{j0} ∘ A_i",
+_lem51("attention_optimization.lem5.1.p1", "∂u(x)_{j0}/∂x_i = u(x)_{j0} ∘ A_i",
        lambda p: (derivatives.jacobian(lambda z: O.u_row(p.A1, p.A2, z, p.j0), p.x)[:, p.i],
                   entrywise(O.u_row(p.A1, p.A2, p.x, p.j0), p.Ai)))
-_lem51(2, "∂α(x)_{j0}/∂x_i = ⟨u(x)_{j0}, A_i⟩",
+_lem51("attention_optimization.lem5.1.p2", "∂α(x)_{j0}/∂x_i = ⟨u(x)_{j0}, A_i⟩",
        lambda p: (derivatives.gradient(lambda z: O.alpha_row(p.A1, p.A2, z, p.j0), p.x)[p.i],
                   dot(O.u_row(p.A1, p.A2, p.x, p.j0), p.Ai)))
-_lem51(3, "∂α(x)_{j0}⁻¹/∂x_i = −α(x)_{j0}⁻¹⟨f(x)_{j0}, A_i⟩",
+_lem51("attention_optimization.lem5.1.p3", "∂α(x)_{j0}⁻¹/∂x_i = −α(x)_{j0}⁻¹⟨f(x)_{j0}, A_i⟩",
        lambda p: (derivatives.gradient(lambda z: 1 / O.alpha_row(p.A1, p.A2, z, p.j0), p.x)[p.i],
                   -dot(_f(p), p.Ai) / O.alpha_row(p.A1, p.A2, p.x, p.j0)))
-_lem51(4, "∂f(x)_{j0}/∂x_i = f∘A_i − ⟨f, A_i⟩f",
+_lem51("attention_optimization.lem5.1.p4", "∂f(x)_{j0}/∂x_i = f∘A_i − ⟨f, A_i⟩f",
        lambda p: (derivatives.jacobian(lambda z: O.f_row(p.A1, p.A2, z, p.j0), p.x)[:, p.i],
                   entrywise(_f(p), p.Ai) - _f(p) * dot(_f(p), p.Ai)))
 
@@ -116,33 +114,33 @@ def _p5(p):
                                           (p.Ai.T * (diag(f) - f * f.T) * v)[0]]))
 
 
-_lem51(5, "∂c(x,y)_{j0,i0}/∂x_i = ⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩ = A_iᵀ(diag f − ffᵀ)v", _p5)
-_lem51(6, "∂L(x,y)_{j0,i0}/∂x_i = c(x,y)_{j0,i0}·(⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩)",
+_lem51("attention_optimization.lem5.1.p5",
+       "∂c(x,y)_{j0,i0}/∂x_i = ⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩ = A_iᵀ(diag f − ffᵀ)v", _p5)
+_lem51("attention_optimization.lem5.1.p6", "∂L(x,y)_{j0,i0}/∂x_i = c(x,y)_{j0,i0}·(⟨f∘A_i, v⟩ − ⟨f, A_i⟩⟨f, v⟩)",
        lambda p: (derivatives.gradient(lambda z: O.L_entry(p.A1, p.A2, p.A3, p.B, z, p.y, p.j0, p.i0), p.x)[p.i],
                   O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, p.j0, p.i0)
                   * (dot(entrywise(_f(p), p.Ai), _v(p)) - dot(_f(p), p.Ai) * dot(_f(p), _v(p)))))
-_lem51(7, "∂⟨f, A_i⟩/∂x_i = ⟨f, A_i∘A_i⟩ − ⟨f, A_i⟩²",
+_lem51("attention_optimization.lem5.1.p7", "∂⟨f, A_i⟩/∂x_i = ⟨f, A_i∘A_i⟩ − ⟨f, A_i⟩²",
        lambda p: (derivatives.gradient(lambda z: dot(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[p.i],
                   dot(_f(p), entrywise(p.Ai, p.Ai)) - dot(_f(p), p.Ai) ** 2))
-_lem51(8, "∂⟨f, A_i⟩/∂x_l = ⟨f, A_i∘A_l⟩ − ⟨f, A_i⟩⟨f, A_l⟩ (l ≠ i)",
+_lem51("attention_optimization.lem5.1.p8", "∂⟨f, A_i⟩/∂x_l = ⟨f, A_i∘A_l⟩ − ⟨f, A_i⟩⟨f, A_l⟩ (l ≠ i)",
        lambda p: (derivatives.gradient(lambda z: dot(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[p.l],
-                  dot(_f(p), entrywise(p.Ai, p.Al)) - dot(_f(p), p.Ai) * dot(_f(p), p.Al)))
-_lem51(9, "∂(f∘A_i)/∂x_i = f∘A_i∘A_i − ⟨f, A_i⟩ f∘A_i",
+                  dot(_f(p), entrywise(p.Ai, p.Al)) - dot(_f(p), p.Ai) * dot(_f(p), p.Al)), l_ne_i=True)
+_lem51("attention_optimization.lem5.1.p9", "∂(f∘A_i)/∂x_i = f∘A_i∘A_i − ⟨f, A_i⟩ f∘A_i",
        lambda p: (derivatives.jacobian(lambda z: entrywise(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.i],
                   entrywise(entrywise(_f(p), p.Ai), p.Ai) - entrywise(_f(p), p.Ai) * dot(_f(p), p.Ai)))
-_lem51(10, "∂(f∘A_i)/∂x_l = f∘A_i∘A_l − ⟨f, A_l⟩ f∘A_i (l ≠ i)",
+_lem51("attention_optimization.lem5.1.p10", "∂(f∘A_i)/∂x_l = f∘A_i∘A_l − ⟨f, A_l⟩ f∘A_i (l ≠ i)",
        lambda p: (derivatives.jacobian(lambda z: entrywise(O.f_row(p.A1, p.A2, z, p.j0), p.Ai), p.x)[:, p.l],
-                  entrywise(entrywise(_f(p), p.Ai), p.Al) - entrywise(_f(p), p.Ai) * dot(_f(p), p.Al)))
+                  entrywise(entrywise(_f(p), p.Ai), p.Al) - entrywise(_f(p), p.Ai) * dot(_f(p), p.Al)), l_ne_i=True)
 
 # --- Lemma 5.2 (gradients in y) ------------------------------------------------------------
 
 
-def _lem52(part, statement, sides, scale=None):
-    other = part % 2 == 0
-    claims.identity(P + f"lem5.2.p{part}", statement,
+def _lem52(claim_id, statement, sides, scale=None, *, i2_ne_i0=False):
+    claims.identity(claim_id, statement,
                     hypotheses=_INST + "; the left side by numerical differentiation in y"
-                               + ("; i2 ≠ i0, so d = 2" if other else ""),
-                    instances=(lambda: attention_instances(d_lo=2)) if other else attention_instances,
+                               + ("; i2 ≠ i0, so d = 2" if i2_ne_i0 else ""),
+                    instances=(lambda: attention_instances(d_lo=2)) if i2_ne_i0 else attention_instances,
                     sides=_fn(sides), scale=None if scale is None else _fn(scale))
 
 
@@ -150,26 +148,27 @@ def _dy(p, fn, k):
     return derivatives.gradient(fn, p.y)[k]
 
 
-_lem52(1, "∂h(y)_{i0}/∂y_{i0,i1} = A3[:, i1]",
+_lem52("attention_optimization.lem5.2.p1", "∂h(y)_{i0}/∂y_{i0,i1} = A3[:, i1]",
        lambda p: (derivatives.jacobian(lambda z: O.h_col(p.A3, z, p.i0), p.y)[:, p.i0 * p.d + p.i1], p.A3[:, p.i1]))
-_lem52(2, "∂h(y)_{i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
+_lem52("attention_optimization.lem5.2.p2", "∂h(y)_{i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
        lambda p: (derivatives.jacobian(lambda z: O.h_col(p.A3, z, p.i0), p.y)[:, p.i2 * p.d + p.i1],
                   mp.zeros(p.n, 1)),
-       scale=lambda p: linalg.frobenius(p.A3))
-_lem52(3, "∂c(x,y)_{j0,i0}/∂y_{i0,i1} = ⟨f(x)_{j0}, A3[:, i1]⟩",
+       scale=lambda p: linalg.frobenius(p.A3), i2_ne_i0=True)
+_lem52("attention_optimization.lem5.2.p3", "∂c(x,y)_{j0,i0}/∂y_{i0,i1} = ⟨f(x)_{j0}, A3[:, i1]⟩",
        lambda p: (_dy(p, lambda z: O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, z, p.j0, p.i0), p.i0 * p.d + p.i1),
                   dot(_f(p), p.A3[:, p.i1])))
-_lem52(4, "∂c(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
+_lem52("attention_optimization.lem5.2.p4", "∂c(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
        lambda p: (_dy(p, lambda z: O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, z, p.j0, p.i0), p.i2 * p.d + p.i1),
                   mp.mpf(0)),
-       scale=lambda p: linalg.frobenius(p.A3))
-_lem52(5, "∂L(x,y)_{j0,i0}/∂y_{i0,i1} = c(x,y)_{j0,i0}⟨f(x)_{j0}, A3[:, i1]⟩",
+       scale=lambda p: linalg.frobenius(p.A3), i2_ne_i0=True)
+_lem52("attention_optimization.lem5.2.p5", "∂L(x,y)_{j0,i0}/∂y_{i0,i1} = c(x,y)_{j0,i0}⟨f(x)_{j0}, A3[:, i1]⟩",
        lambda p: (_dy(p, lambda z: O.L_entry(p.A1, p.A2, p.A3, p.B, p.x, z, p.j0, p.i0), p.i0 * p.d + p.i1),
                   O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, p.j0, p.i0) * dot(_f(p), p.A3[:, p.i1])))
-_lem52(6, "∂L(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
+_lem52("attention_optimization.lem5.2.p6", "∂L(x,y)_{j0,i0}/∂y_{i2,i1} = 0 for i2 ≠ i0",
        lambda p: (_dy(p, lambda z: O.L_entry(p.A1, p.A2, p.A3, p.B, p.x, z, p.j0, p.i0), p.i2 * p.d + p.i1),
                   mp.mpf(0)),
-       scale=lambda p: abs(O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, p.j0, p.i0)) * linalg.frobenius(p.A3) + 1)
+       scale=lambda p: abs(O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, p.j0, p.i0)) * linalg.frobenius(p.A3) + 1,
+       i2_ne_i0=True)
 
 # --- Lemmas 5.4, 5.5 (matrix-view gradients) ---------------------------------------------
 
@@ -181,7 +180,8 @@ claims.identity("attention_optimization.lem5.4.grad_x_matrix",
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, z, p.y), p.x),
                                      linalg.vec(O.grad_x_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))
 
-claims.identity("attention_optimization.lem5.5.grad_y_matrix", "∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
+claims.identity("attention_optimization.lem5.5.grad_y_matrix",
+                "∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
                 hypotheses=_DERIV, instances=attention_instances,
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, p.x, z), p.y),
                                      O.vec_cols(O.grad_y_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))

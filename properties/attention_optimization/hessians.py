@@ -17,7 +17,6 @@ from .strategies import attention_instances
 __all__ = ["claims"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 _DERIV = ("A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B ∈ R^{n×d}, n ≤ 3, d ≤ 2, entries ≤ 2; L_half = ½L (spec "
           "def.loss); derivatives of the loss by numerical differentiation (mpmath.diff)")

@@ -22,7 +22,6 @@ from .strategies import h8_pairs, h12_instances
 __all__ = ["claims", "radius_of"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 H8 = ("H8 (spec §4): R ≥ 4, ‖A1‖, ‖A2‖, ‖A3‖, max‖𝖠_{j0}‖, ‖x‖₂, ‖x̃‖₂ ≤ R, |b| ≤ R, ‖h(y)_{i0}‖₂ ≤ R²; "
       "R := max(4, the smallest radius the drawn data meet); n ≤ 3, d ≤ 2")
@@ -72,7 +71,7 @@ def _H_both(A1, A2, A3, B, y, j0, i0, x):
 
 def _lip(claim_id, statement, fn, const, notes="", in_y=False, max_examples=None):
     value, constant = _x_pair(fn, const)
-    claims.lipschitz(P + claim_id, statement, hypotheses=H12 if in_y else H8,
+    claims.lipschitz(claim_id, statement, hypotheses=H12 if in_y else H8,
                      instances=lambda: h8_pairs(in_y=in_y), value=value, constant=constant, notes=notes,
                      max_examples=max_examples)
 
@@ -81,9 +80,9 @@ def _lip(claim_id, statement, fn, const, notes="", in_y=False, max_examples=None
 
 _BOTH = ("Judged for the true Hessian (numerical) and the paper's 𝖠ᵀB_paper𝖠 at once (block-diagonal); the "
          "derived constant is astronomically loose (spec: ratios ~1e-69).")
-_lip("lem8.1.p1", "‖H_{j0,i0}(x) − H_{j0,i0}(x̃)‖ ≤ K₁‖x − x̃‖₂, K₁ = 9R²R_0 (derived), R_0 = n^{1.5}e^{10R²}",
+_lip("attention_optimization.lem8.1.p1", "‖H_{j0,i0}(x) − H_{j0,i0}(x̃)‖ ≤ K₁‖x − x̃‖₂, K₁ = 9R²R_0 (derived), R_0 = n^{1.5}e^{10R²}",
      _H_entry_both, lambda n, d, R: OB.K1(n, R), notes=_BOTH, max_examples=15)
-_lip("lem8.1.p2", "‖H(x) − H(x̃)‖ ≤ nd·K₁‖x − x̃‖₂, H = Σ_{j0,i0} H_{j0,i0}", _H_both,
+_lip("attention_optimization.lem8.1.p2", "‖H(x) − H(x̃)‖ ≤ nd·K₁‖x − x̃‖₂, H = Σ_{j0,i0} H_{j0,i0}", _H_both,
      lambda n, d, R: n * d * OB.K1(n, R), notes=_BOTH, max_examples=10)
 
 
@@ -91,11 +90,15 @@ def _G_all(A1, A2, A3, B, y, j0, i0, x):
     return _blockdiag(*O.G_nine(*_fvc(A1, A2, A3, B, y, j0, i0, x)))
 
 
-_lip("lem8.2", "for each k ≤ 9: ‖G_k(x) − G_k(x̃)‖ ≤ R_0‖x − x̃‖₂ (R_0 = n^{1.5}e^{10R²}, Def 8.6 derived)", _G_all,
+_lip("attention_optimization.lem8.2", "for each k ≤ 9: ‖G_k(x) − G_k(x̃)‖ ≤ R_0‖x − x̃‖₂ (R_0 = n^{1.5}e^{10R²}, Def 8.6 derived)", _G_all,
      lambda n, d, R: OB.R0(n, R), notes="All nine G_k of Sec 8.2 at once (block-diagonal: the largest gap is judged).")
 
-for _k in range(9):
-    _lip(f"lem8.{7 + _k}", f"‖G{_k + 1}(x) − G{_k + 1}(x̃)‖ ≤ R_0‖x − x̃‖₂ (spec def.G_nine, derived R_0)",
+# Lemmas 8.7–8.15: one per G_k of Sec 8.2 (k = 1 … 9), in order.
+_G_K_LEMMAS = ("attention_optimization.lem8.7", "attention_optimization.lem8.8", "attention_optimization.lem8.9",
+               "attention_optimization.lem8.10", "attention_optimization.lem8.11", "attention_optimization.lem8.12",
+               "attention_optimization.lem8.13", "attention_optimization.lem8.14", "attention_optimization.lem8.15")
+for _k, _claim_id in enumerate(_G_K_LEMMAS):
+    _lip(_claim_id, f"‖G{_k + 1}(x) − G{_k + 1}(x̃)‖ ≤ R_0‖x − x̃‖₂ (spec def.G_nine, derived R_0)",
          lambda A1, A2, A3, B, y, j0, i0, x, k=_k: O.G_nine(*_fvc(A1, A2, A3, B, y, j0, i0, x))[k],
          lambda n, d, R: OB.R0(n, R))
 
@@ -127,23 +130,29 @@ def _lem8_4(part):
     return sides
 
 
-for _p, _s in enumerate(("‖u(x)_{j0}‖₂ ≤ √n·exp(R²)", "|α(x)_{j0}| ≤ n·exp(R²)", "|α(x)_{j0}|⁻¹ ≤ exp(R²)",
-                         "‖f(x)_{j0}‖₂ ≤ 1", "|γ_{j0}(x)| = |⟨f(x)_{j0}, v⟩| ≤ R²",
-                         "|c(x,:)_{j0,i0}| ≤ 2R² (uses R ≥ 1)"), start=1):
-    claims.inequality(P + f"lem8.4.p{_p}", _s, hypotheses=H8, instances=h12_instances, sides=_lem8_4(_p))
+_LEM8_4 = (  # (claim id, statement), in the order of the parts
+    ("attention_optimization.lem8.4.p1", "‖u(x)_{j0}‖₂ ≤ √n·exp(R²)"),
+    ("attention_optimization.lem8.4.p2", "|α(x)_{j0}| ≤ n·exp(R²)"),
+    ("attention_optimization.lem8.4.p3", "|α(x)_{j0}|⁻¹ ≤ exp(R²)"),
+    ("attention_optimization.lem8.4.p4", "‖f(x)_{j0}‖₂ ≤ 1"),
+    ("attention_optimization.lem8.4.p5", "|γ_{j0}(x)| = |⟨f(x)_{j0}, v⟩| ≤ R²"),
+    ("attention_optimization.lem8.4.p6", "|c(x,:)_{j0,i0}| ≤ 2R² (uses R ≥ 1)"),
+)
+for _p, (_claim_id, _s) in enumerate(_LEM8_4, start=1):
+    claims.inequality(_claim_id, _s, hypotheses=H8, instances=h12_instances, sides=_lem8_4(_p))
 
 # --- Lemma 8.5 (Lipschitz of the basic functions) -----------------------------------------
 
 _B = lambda k: (lambda n, d, R: OB.lem8_5(n, R)[k])
-_lip("lem8.5.p1", "‖u(x)_{j0} − u(x̃)_{j0}‖₂ ≤ √n·exp(2R²)‖x − x̃‖₂",
+_lip("attention_optimization.lem8.5.p1", "‖u(x)_{j0} − u(x̃)_{j0}‖₂ ≤ √n·exp(2R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: O.u_row(A1, A2, x, j0), _B(0))
-_lip("lem8.5.p2", "|α(x)_{j0}⁻¹ − α(x̃)_{j0}⁻¹| ≤ n·exp(4R²)‖x − x̃‖₂",
+_lip("attention_optimization.lem8.5.p2", "|α(x)_{j0}⁻¹ − α(x̃)_{j0}⁻¹| ≤ n·exp(4R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: 1 / O.alpha_row(A1, A2, x, j0), _B(1))
-_lip("lem8.5.p3", "‖f(x)_{j0} − f(x̃)_{j0}‖₂ ≤ n^{1.5}R·exp(6R²)‖x − x̃‖₂",
+_lip("attention_optimization.lem8.5.p3", "‖f(x)_{j0} − f(x̃)_{j0}‖₂ ≤ n^{1.5}R·exp(6R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: O.f_row(A1, A2, x, j0), _B(2))
-_lip("lem8.5.p4", "|γ(x)_{j0} − γ(x̃)_{j0}| ≤ n^{1.5}exp(7R²)‖x − x̃‖₂",
+_lip("attention_optimization.lem8.5.p4", "|γ(x)_{j0} − γ(x̃)_{j0}| ≤ n^{1.5}exp(7R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: linalg.dot(O.f_row(A1, A2, x, j0), O.h_col(A3, y, i0)), _B(3))
-_lip("lem8.5.p5", "|c(x,:)_{j0,i0} − c(x̃,:)_{j0,i0}| ≤ n^{1.5}exp(7R²)‖x − x̃‖₂",
+_lip("attention_optimization.lem8.5.p5", "|c(x,:)_{j0,i0} − c(x̃,:)_{j0,i0}| ≤ n^{1.5}exp(7R²)‖x − x̃‖₂",
      lambda A1, A2, A3, B, y, j0, i0, x: O.c_entry(A1, A2, A3, B, x, y, j0, i0), _B(4))
 
 # --- Lemma 10.1 Part 5 and its x-supplement -----------------------------------------------
@@ -162,7 +171,7 @@ claims.identity("attention_optimization.lem10.1.p5", "‖H_yy(y) − H_yy(ỹ)�
                 instances=h8_pairs, sides=_lem10_1_p5, max_examples=15,
                 notes="Judged as the identity H_yy(x, y) = H_yy(x, ỹ) (both numerical); H_yy depends on x, see "
                       "lem10.1.p5_x.")
-_lip("lem10.1.p5_x", "‖H_yy(x) − H_yy(x̃)‖ ≤ 2n^{2.5}R³e^{6R²}‖x − x̃‖₂ (supplement, not in the paper)",
+_lip("attention_optimization.lem10.1.p5_x", "‖H_yy(x) − H_yy(x̃)‖ ≤ 2n^{2.5}R³e^{6R²}‖x − x̃‖₂ (supplement, not in the paper)",
      lambda A1, A2, A3, B, y, j0, i0, x: _Hyy(A1, A2, A3, B, x, y), lambda n, d, R: OB.lem10_1_p5_x(n, R),
      max_examples=15)
 
@@ -188,11 +197,11 @@ def _z_pair(fn, const):
 
 def _lip_z(claim_id, statement, fn, const, notes="", max_examples=None):
     value, constant = _z_pair(fn, const)
-    claims.lipschitz(P + claim_id, statement, hypotheses=H12, instances=lambda: h8_pairs(in_y=True), value=value,
+    claims.lipschitz(claim_id, statement, hypotheses=H12, instances=lambda: h8_pairs(in_y=True), value=value,
                      constant=constant, notes=notes, max_examples=max_examples)
 
 
-_lip_z("lem12.1", "‖H_xy(x,y) − H_xy(x̃,ỹ)‖ ≤ nd·R²·4R_1‖(x,y) − (x̃,ỹ)‖₂, R_1 = n^{1.5}e^{10R²} (derived)",
+_lip_z("attention_optimization.lem12.1", "‖H_xy(x,y) − H_xy(x̃,ỹ)‖ ≤ nd·R²·4R_1‖(x,y) − (x̃,ỹ)‖₂, R_1 = n^{1.5}e^{10R²} (derived)",
        lambda A1, A2, A3, B, j0, i0, x, y: _blockdiag(O.hessian_xy(A1, A2, A3, B, x, y),
                                                       O.hessian_xy_paper(A1, A2, A3, B, x, y)),
        lambda n, d, R: OB.lem12_1(n, d, R), notes=_BOTH, max_examples=10)
@@ -204,11 +213,11 @@ def _G4(A1, A2, A3, B, j0, i0, x, y):
 
 _PIECES = ("The assignment of B_xy's four pieces G1–G4 to Lemmas 12.5–12.7 is not recovered; here 12.5 is G1, "
            "12.6 is G2 and 12.7 the two c-terms G3, G4.")
-_lip_z("lem12.5", "‖G1(x,y) − G1(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂, G1 = (f∘h)fᵀ",
+_lip_z("attention_optimization.lem12.5", "‖G1(x,y) − G1(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂, G1 = (f∘h)fᵀ",
        lambda *a: _G4(*a)[0], lambda n, d, R: R ** 2 * OB.R1(n, R), notes=_PIECES)
-_lip_z("lem12.6", "‖G2(x,y) − G2(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂, G2 = −⟨f,h⟩ffᵀ",
+_lip_z("attention_optimization.lem12.6", "‖G2(x,y) − G2(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂, G2 = −⟨f,h⟩ffᵀ",
        lambda *a: _G4(*a)[1], lambda n, d, R: R ** 2 * OB.R1(n, R), notes=_PIECES)
-_lip_z("lem12.7", "‖G_k(x,y) − G_k(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂ for G3 = −c·diag(f), G4 = c·ffᵀ",
+_lip_z("attention_optimization.lem12.7", "‖G_k(x,y) − G_k(x̃,ỹ)‖ ≤ R²R_1‖(x,y) − (x̃,ỹ)‖₂ for G3 = −c·diag(f), G4 = c·ffᵀ",
        lambda *a: _blockdiag(*_G4(*a)[2:]), lambda n, d, R: R ** 2 * OB.R1(n, R), notes=_PIECES)
 
 

@@ -22,7 +22,6 @@ from .strategies import regularised_problems
 __all__ = ["claims"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 # --- lem14.shrink, lem14.induction on quadratics -------------------------------------------
 

@@ -22,7 +22,6 @@ from .strategies import h12_instances
 __all__ = ["claims"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 # --- Lemma 6.1 -------------------------------------------------------------------------------
 
@@ -268,8 +267,13 @@ def _lem9_2(part):
     return sides
 
 
-for _p, _s in enumerate(("±B_diag¹ ⪯ 2R⁴(1 + R²)·I", "±B_rank¹ ⪯ 4R²(1 + R⁴)·I", "±B_rank² ⪯ 5R⁴·I"), start=1):
-    claims.inequality(P + f"lem9.2.p{_p}", _s, hypotheses=H12 + "; symmetric, judged as ‖·‖ ≤ the constant "
+_LEM9_2 = (  # (claim id, statement) of Parts 1–3; Part 4 is judged below
+    ("attention_optimization.lem9.2.p1", "±B_diag¹ ⪯ 2R⁴(1 + R²)·I"),
+    ("attention_optimization.lem9.2.p2", "±B_rank¹ ⪯ 4R²(1 + R⁴)·I"),
+    ("attention_optimization.lem9.2.p3", "±B_rank² ⪯ 5R⁴·I"),
+)
+for _p, (_claim_id, _s) in enumerate(_LEM9_2, start=1):
+    claims.inequality(_claim_id, _s, hypotheses=H12 + "; symmetric, judged as ‖·‖ ≤ the constant "
                       "(derived from the proof steps)", instances=h12_instances, sides=_lem9_2(_p))
 
 

@@ -14,7 +14,6 @@ from ..toolkit.strategies import dims, matrices
 __all__ = ["claims"]
 
 claims = ClaimSet("attention_optimization")
-P = "attention_optimization."
 
 
 def _bits_instances():

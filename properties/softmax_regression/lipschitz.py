@@ -105,21 +105,21 @@ def _g_sides(k, factor):
     return sides
 
 
-# Lemmas 7.4–7.11, one row per G-term: (lemma, definition of G_{k+1}, the claimed factor of ‖Δf‖ as
+# Lemmas 7.4–7.11, one row per G-term: (claim id, definition of G_{k+1}, the claimed factor of ‖Δf‖ as
 # written, the same factor as a function of ‖b‖₂).
 _G_TERM_BOUNDS = (
-    ("lem7.4", "G_1 = ‖f_x‖²f_xf_xᵀ − ‖f_y‖²f_yf_yᵀ", "4", lambda nb: 4),
-    ("lem7.5", "G_2 = ⟨f_x,b⟩f_xf_xᵀ − ⟨f_y,b⟩f_yf_yᵀ", "3‖b‖₂", lambda nb: 3 * nb),
-    ("lem7.6", "G_3 = ⟨f_x,f_x⟩diag(f_x) − ⟨f_y,f_y⟩diag(f_y)", "3", lambda nb: 3),
-    ("lem7.7", "G_4 = ⟨f_x,b⟩diag(f_x) − ⟨f_y,b⟩diag(f_y)", "2‖b‖₂", lambda nb: 2 * nb),
-    ("lem7.8", "G_5 = diag(f_x∘(f_x − b)) − diag(f_y∘(f_y − b))", "(2 + ‖b‖₂)", lambda nb: 2 + nb),
-    ("lem7.9", "G_6 = diag(f_x∘f_x) − diag(f_y∘f_y)", "2", lambda nb: 2),
-    ("lem7.10", "G_7 = f_x(f_x∘b)ᵀ − f_y(f_y∘b)ᵀ", "2‖b‖₂", lambda nb: 2 * nb),
-    ("lem7.11", "G_8 = (f_x∘b)f_xᵀ − (f_y∘b)f_yᵀ", "2‖b‖₂", lambda nb: 2 * nb),
+    ("softmax_regression.lem7.4", "G_1 = ‖f_x‖²f_xf_xᵀ − ‖f_y‖²f_yf_yᵀ", "4", lambda nb: 4),
+    ("softmax_regression.lem7.5", "G_2 = ⟨f_x,b⟩f_xf_xᵀ − ⟨f_y,b⟩f_yf_yᵀ", "3‖b‖₂", lambda nb: 3 * nb),
+    ("softmax_regression.lem7.6", "G_3 = ⟨f_x,f_x⟩diag(f_x) − ⟨f_y,f_y⟩diag(f_y)", "3", lambda nb: 3),
+    ("softmax_regression.lem7.7", "G_4 = ⟨f_x,b⟩diag(f_x) − ⟨f_y,b⟩diag(f_y)", "2‖b‖₂", lambda nb: 2 * nb),
+    ("softmax_regression.lem7.8", "G_5 = diag(f_x∘(f_x − b)) − diag(f_y∘(f_y − b))", "(2 + ‖b‖₂)", lambda nb: 2 + nb),
+    ("softmax_regression.lem7.9", "G_6 = diag(f_x∘f_x) − diag(f_y∘f_y)", "2", lambda nb: 2),
+    ("softmax_regression.lem7.10", "G_7 = f_x(f_x∘b)ᵀ − f_y(f_y∘b)ᵀ", "2‖b‖₂", lambda nb: 2 * nb),
+    ("softmax_regression.lem7.11", "G_8 = (f_x∘b)f_xᵀ − (f_y∘b)f_yᵀ", "2‖b‖₂", lambda nb: 2 * nb),
 )
 
-for _k, (_lemma, _definition, _bound, _factor) in enumerate(_G_TERM_BOUNDS):
-    claims.inequality(f"softmax_regression.{_lemma}",
+for _k, (_claim_id, _definition, _bound, _factor) in enumerate(_G_TERM_BOUNDS):
+    claims.inequality(_claim_id,
                       f"{_definition}; ‖G_{_k + 1}‖ ≤ {_bound}‖Δf‖ (Δf = f(x) − f(y))",
                       hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(_k, _factor))
 
