@@ -215,16 +215,6 @@ class ClaimSet:
 
         return self._add(claim_id, check, statement=statement, instances=instances, **options)
 
-    def psd_from_factor(self, claim_id: str, statement: str, *, instances, matrix, **options):
-        """``0 ⪯ M``: ``matrix(*args) -> M`` (built in mpmath from drawn factors, so the hypotheses
-        hold exactly)."""
-
-        def check(inst):
-            M = _per_precision(lambda: matrix(*_args(inst)))
-            return loewner(lambda: mp.zeros(*_shape(M())), M)
-
-        return self._add(claim_id, check, statement=statement, instances=instances, **options)
-
     def lipschitz(self, claim_id: str, statement: str, *, instances, value, constant, distance=None, **options):
         """``‖F(x) − F(y)‖ ≤ L·‖x − y‖``.  The instance is ``(*params, x, y)`` (draw it with
         :func:`~properties.toolkit.strategies.lipschitz_pairs`); ``value(*params, z)`` is F at z (a
@@ -275,7 +265,3 @@ def _per_precision(thunk):
         return memo[mp.prec]
 
     return value
-
-
-def _shape(M):
-    return M.rows, M.cols
