@@ -141,11 +141,11 @@ def _adapters(argv) -> int:
 
 
 def _report(argv) -> int:
-    from .registry import PAPERS
+    from .registry import paper_names
 
     p = argparse.ArgumentParser(prog="python -m properties report",
                                 description="Write ERRATA-<paper>.md and TIGHTNESS-<paper>.png from a ledger.")
-    p.add_argument("--paper", action="append", choices=PAPERS, help="a paper's short name (repeatable; default: all)")
+    p.add_argument("--paper", action="append", choices=paper_names(), help="a paper's short name (repeatable; default: all)")
     p.add_argument("--out", default="report", metavar="DIR", help="directory to write to (default: %(default)s)")
     p.add_argument("--from", dest="source", metavar="LEDGER.json",
                    help="an existing JSON ledger (default: run the ledger now, into DIR/ledger.json)")
@@ -154,7 +154,7 @@ def _report(argv) -> int:
     from .ledgerfile import check_writable, read_ledger
     from .report import write_reports
 
-    papers = args.paper or list(PAPERS)
+    papers = args.paper or list(paper_names())
     try:
         os.makedirs(args.out, exist_ok=True)
         if args.source:
@@ -178,16 +178,16 @@ def _report(argv) -> int:
     return 0
 
 
-_EXPERIMENTS = {"attention_pruning": "properties.attention_pruning.experiments"}
-
-
 def _experiment(argv) -> int:
-    if not argv or argv[0] not in _EXPERIMENTS:
-        print(f"usage: python -m properties experiment {{{','.join(_EXPERIMENTS)}}} [options]", file=sys.stderr)
+    from .registry import paper, paper_names
+
+    if not argv or argv[0] not in paper_names() or not paper(argv[0]).experiment:
+        runnable = [name for name in paper_names() if paper(name).experiment]
+        print(f"usage: python -m properties experiment {{{','.join(runnable)}}} [options]", file=sys.stderr)
         return 2
     import importlib
 
-    runner = importlib.import_module(_EXPERIMENTS[argv[0]])
+    runner = importlib.import_module(paper(argv[0]).experiment)
     return runner.main(argv[1:], prog=f"python -m properties experiment {argv[0]}")
 
 

@@ -1,13 +1,13 @@
 """The claim registry: one entry per claim id of ``claims.tsv`` (DESIGN principle 2), and the
-adapter contract's functions, gathered from the paper packages.
+adapter contract's functions, gathered from the declared units.
 
 ``claims.tsv`` (a verbatim copy of ``shared/spec/claims.tsv`` shipped with the package) is the
-canonical list of ids.  Each paper package ``properties/<paper>/`` exposes ``CLAIMS`` (its
-:class:`~properties.toolkit.Claim` entries, collected by the section modules' ClaimSets) and
-``ADAPTERS`` (its :class:`~properties.contract.Adapter` entries); ``properties.linear_algebra``
-holds the adapters every paper relies on.  Nothing registers itself on import: this module reads
-those tuples, checks that every id is canonical and declared once, and orders claims as
-``claims.tsv`` does.
+canonical list of ids, and its ``paper`` column names the papers: each short name is a package
+``properties/<name>/`` whose ``__init__`` declares one :class:`~properties.paper.Paper` as ``PAPER``
+(its title, section claim sets and adapter sets).  The adapters every paper relies on are the unit
+:mod:`properties.shared`.  Nothing registers itself on import and no list of papers is kept here:
+this module reads the units, checks that every id is canonical and declared once, and orders claims
+as ``claims.tsv`` does.
 """
 
 from __future__ import annotations
@@ -18,24 +18,44 @@ import functools
 import importlib
 
 from .contract import Adapter
+from .paper import Paper
 from .toolkit.claims import Claim, canonical_ids
 
-__all__ = ["PAPERS", "adapters", "canonical_ids", "claims", "load_all", "select"]
+__all__ = ["adapters", "canonical_ids", "claims", "load_all", "paper", "paper_names", "papers", "select"]
 
-PAPERS = ("softmax_regression", "attention_optimization", "attention_pruning", "attention_kernel_regression")
-SHARED_ADAPTERS = ("properties.linear_algebra", "properties.blackbox", "properties.least_squares")
+
+def paper_names() -> tuple[str, ...]:
+    """The papers' short names: the ``paper`` column of ``claims.tsv``, in order of first appearance
+    (no paper package is imported)."""
+    return tuple(dict.fromkeys(row["paper"] for row in canonical_ids().values()))
 
 
 @functools.cache
-def _paper_claims(paper: str) -> dict[str, Claim]:
-    """The claims of one paper package by id, checked against ``claims.tsv``."""
+def paper(name: str) -> Paper:
+    """The unit ``properties.<name>.PAPER`` of the paper ``name`` (imported on first use)."""
+    if name not in paper_names():
+        raise ValueError(f"paper name={name!r} must be one of {paper_names()} (the paper column of claims.tsv)")
+    unit = getattr(importlib.import_module(f"properties.{name}"), "PAPER", None)
+    if not isinstance(unit, Paper) or unit.name != name:
+        raise ValueError(f"properties.{name} must declare PAPER = Paper(name={name!r}, ...), found {unit!r}")
+    return unit
+
+
+def papers() -> tuple[Paper, ...]:
+    """Every paper unit, in the order of ``claims.tsv``."""
+    return tuple(paper(name) for name in paper_names())
+
+
+@functools.cache
+def _paper_claims(name: str) -> dict[str, Claim]:
+    """The claims of one paper by id, checked against ``claims.tsv``."""
     canonical = canonical_ids()
     found: dict[str, Claim] = {}
     repairs: dict[str, list[Claim]] = {}
-    for c in importlib.import_module(f"properties.{paper}").CLAIMS:
-        if c.id not in canonical or canonical[c.id]["paper"] != paper:
-            raise ValueError(f"properties.{paper} declares claim {c.id!r}, which is not an id of claims.tsv "
-                             f"for paper {paper!r}")
+    for c in paper(name).claims:
+        if c.id not in canonical or canonical[c.id]["paper"] != name:
+            raise ValueError(f"properties.{name} declares claim {c.id!r}, which is not an id of claims.tsv "
+                             f"for paper {name!r}")
         if c.repair:
             repairs.setdefault(c.id, []).append(c)
             continue
@@ -44,32 +64,34 @@ def _paper_claims(paper: str) -> dict[str, Claim]:
         found[c.id] = c
     for cid, rs in repairs.items():
         if cid not in found:
-            raise ValueError(f"properties.{paper} declares a repair of {cid!r} but not the claim itself")
+            raise ValueError(f"properties.{name} declares a repair of {cid!r} but not the claim itself")
         found[cid] = dataclasses.replace(found[cid], repairs=tuple(rs))
     return found
 
 
 @functools.cache
 def _adapters() -> dict[str, Adapter]:
+    shared = importlib.import_module("properties.shared")  # imported on use, as the paper packages are
+    units = [(f"properties.{p.name}", p.adapters) for p in papers()] + [(shared.__name__, shared.ADAPTERS)]
     ads: dict[str, Adapter] = {}
-    for name in [f"properties.{p}" for p in PAPERS] + list(SHARED_ADAPTERS):
-        for ad in importlib.import_module(name).ADAPTERS:
+    for where, sets in units:
+        for ad in (a for s in sets for a in s):
             if ad.name in ads:
-                raise ValueError(f"adapter {ad.name!r} is declared twice (again in {name})")
+                raise ValueError(f"adapter {ad.name!r} is declared twice (again in {where})")
             ads[ad.name] = ad
     return ads
 
 
-def _ordered(papers) -> dict[str, Claim]:
+def _ordered(names) -> dict[str, Claim]:
     found: dict[str, Claim] = {}
-    for paper in papers:
-        found.update(_paper_claims(paper))
+    for name in names:
+        found.update(_paper_claims(name))
     return {cid: found[cid] for cid in canonical_ids() if cid in found}
 
 
 def load_all() -> dict[str, Claim]:
     """Every registered claim by id, in the order of ``claims.tsv``."""
-    return _ordered(PAPERS)
+    return _ordered(paper_names())
 
 
 def claims() -> list[Claim]:
@@ -87,6 +109,6 @@ def select(patterns: list[str] | None) -> list[Claim]:
     paper packages that hold a matching canonical id are imported."""
     if not patterns:
         return claims()
-    matching = [cid for cid in canonical_ids() if any(fnmatch.fnmatchcase(cid, p) for p in patterns)]
-    papers = [p for p in PAPERS if any(canonical_ids()[cid]["paper"] == p for cid in matching)]
-    return [c for c in _ordered(papers).values() if c.id in set(matching)]
+    matching = {cid for cid in canonical_ids() if any(fnmatch.fnmatchcase(cid, p) for p in patterns)}
+    names = [name for name in paper_names() if any(canonical_ids()[cid]["paper"] == name for cid in matching)]
+    return [c for c in _ordered(names).values() if c.id in matching]

@@ -33,7 +33,7 @@ import os
 import subprocess
 from fractions import Fraction
 
-from .registry import PAPERS, canonical_ids, claims
+from .registry import canonical_ids, claims, paper, paper_names
 
 __all__ = ["EQUALITY", "LOOSE", "counterexample_text", "readme_status", "repair_status", "write_reports"]
 
@@ -43,12 +43,6 @@ EQUALITY = 1e-30
 LOOSE = 0.01
 """A verified bound whose worst measured/bound stays below this is named as looser than 100×."""
 
-_TITLES = {
-    "softmax_regression": "Attention Scheme Inspired Softmax Regression (paper 001)",
-    "attention_optimization": "A Fast Optimization View: Reformulating Single Layer Attention (paper 003)",
-    "attention_pruning": "Beyond Linear Approximations: A Novel Pruning Approach for Attention Matrix (paper 000)",
-    "attention_kernel_regression": "Solving Attention Kernel Regression Problem via Pre-conditioner (paper 004)",
-}
 _SMALL = 16  # counterexamples with at most this many numbers also get exact fractions
 
 
@@ -140,12 +134,14 @@ def repair_status(entry: dict) -> str:
     return next(v for v in verdicts if v != "verified")
 
 
-def _paper_markdown(paper: str, entries: list[dict], header: list[str]) -> str:
+def _paper_markdown(name: str, entries: list[dict], header: list[str]) -> str:
     counts = {}
     for c in entries:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    total = sum(1 for row in canonical_ids().values() if row["paper"] == paper)
-    lines = [f"# Errata and tightness: {_TITLES.get(paper, paper)}", "", *header, "",
+    total = sum(1 for row in canonical_ids().values() if row["paper"] == name)
+    unit = paper(name)
+    lines = [f"# Errata and tightness: {unit.title} (paper {unit.number})", "",
+             f"{', '.join(unit.authors)} ({unit.year}), arXiv:{unit.arxiv}.", "", *header, "",
              f"{len(entries)} of the {total} claim ids of this paper are in the ledger: "
              + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) + ".", ""]
     falsified = [c for c in entries if c["verdict"] == "falsified"]
@@ -177,7 +173,7 @@ def _bounds(entries):
                    and math.isfinite(c["worst_ratio"])), key=lambda c: c["worst_ratio"])
 
 
-def _figure(paper: str, entries: list[dict], path: str) -> None:
+def _figure(name: str, entries: list[dict], path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -197,7 +193,7 @@ def _figure(paper: str, entries: list[dict], path: str) -> None:
     else:
         ax.text(0.5, 0.5, "no verified bound in this ledger", ha="center", va="center", transform=ax.transAxes)
     ax.set_xlabel("worst measured / bound over the search (log)")
-    ax.set_title(f"Tightness of the verified bounds: {paper}", fontsize=9)
+    ax.set_title(f"Tightness of the verified bounds: {name}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -219,13 +215,13 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "")
               f"- Reproduce: `{command or 'python -m properties report'}`"]
     os.makedirs(out_dir, exist_ok=True)
     written = []
-    for paper in papers or PAPERS:
-        entries = by_paper.get(paper, [])
-        md = os.path.join(out_dir, f"ERRATA-{paper}.md")
+    for name in papers or paper_names():
+        entries = by_paper.get(name, [])
+        md = os.path.join(out_dir, f"ERRATA-{name}.md")
         with open(md, "w", encoding="utf-8") as fh:
-            fh.write(_paper_markdown(paper, entries, header))
-        png = os.path.join(out_dir, f"TIGHTNESS-{paper}.png")
-        _figure(paper, entries, png)
+            fh.write(_paper_markdown(name, entries, header))
+        png = os.path.join(out_dir, f"TIGHTNESS-{name}.png")
+        _figure(name, entries, png)
         written += [md, png]
     return written
 
@@ -236,11 +232,11 @@ def readme_status() -> str:
     registered = claims()
     canonical = canonical_ids()
     lines = ["| paper | claim ids | registered | verified | falsified | not applicable |", "|---|---:|---:|---:|---:|---:|"]
-    for paper in PAPERS:
-        mine = [c for c in registered if c.paper == paper]
+    for name in paper_names():
+        mine = [c for c in registered if c.paper == name]
         count = {v: sum(c.expected == v for c in mine) for v in ("verified", "falsified", "not-applicable")}
-        total = sum(1 for row in canonical.values() if row["paper"] == paper)
-        lines.append(f"| {paper} | {total} | {len(mine)} | {count['verified']} | {count['falsified']} | "
+        total = sum(1 for row in canonical.values() if row["paper"] == name)
+        lines.append(f"| {name} | {total} | {len(mine)} | {count['verified']} | {count['falsified']} | "
                      f"{count['not-applicable']} |")
     lines += ["", "| falsified claim | stated | repairs judged |", "|---|---|---|"]
     for c in registered:

@@ -26,12 +26,12 @@ from scipy import stats
 
 from oracle import attention_kernel_regression as O
 from oracle import linalg, to_float_array, to_mp
-from properties.attention_kernel_regression import ADAPTERS, costs
+from properties.attention_kernel_regression import PAPER, costs
 from properties.ledger import FALSE_ALARM, binomial_threshold
 from properties.registry import select
 
 REG = {c.id: c for c in select(["attention_kernel_regression.*"])}
-CONTRACT = {ad.name: ad for ad in ADAPTERS}
+CONTRACT = {ad.name: ad for ad in PAPER.functions}
 U = 2.0**-53
 
 

@@ -14,14 +14,14 @@ from mpmath import mp
 import solvers.adapter as impl
 from oracle import attention_pruning as O
 from oracle import linalg, pruning_baselines, to_mp
-from properties.attention_pruning import ADAPTERS, CLAIMS, convergence
+from properties.attention_pruning import PAPER, convergence
 from properties.ledger import run_claim
 from solvers import attention_pruning as S
 
 X7 = np.array([[1.0, -0.5, 2.0, 0.0], [0.5, 1.0, -1.0, 1.5], [-1.0, 0.5, 0.0, 2.0], [2.0, 0.0, 1.0, -0.5],
                [0.0, -1.5, 0.5, 1.0], [1.5, 1.0, -0.5, 0.5]])
 W7 = np.array([[0.3, 0.5, -0.8, 0.4], [-0.1, -0.6, 0.3, 0.8], [0.3, -0.5, -0.7, -0.1], [0.7, -0.6, -0.5, 0.2]])
-CLAIM = {c.id: c for c in CLAIMS if not c.repair}  # the claims as stated (repairs share their id)
+CLAIM = {c.id: c for c in PAPER.claims if not c.repair}  # the claims as stated (repairs share their id)
 
 
 # -- the baselines' worked examples (spec/pruning_baselines.md §7) ---------------------------------------
@@ -150,7 +150,7 @@ def test_bad_input_raises_value_error_naming_it(call, word):
 # -- adapters: the project's solvers pass, planted bugs are caught -----------------------------------------
 
 def test_adapters_catch_planted_bugs():
-    ad = {a.name: a for a in ADAPTERS}
+    ad = {a.name: a for a in PAPER.functions}
     rng = np.random.default_rng(1)
     W, X = rng.normal(size=(5, 4)), rng.normal(size=(7, 5)) * np.array([1, 10, 0.1, 3, 1])
     assert ad["attention_pruning_wanda"].compare((W, X, 0.5), impl.attention_pruning_wanda).holds

@@ -12,7 +12,9 @@ nearly all of it shrinking: lem9.1.p5 114 s with it, 6 s without).  The ledger s
 import pytest
 
 from properties.ledger import run_claim
-from properties.registry import canonical_ids, claims, load_all
+from properties.paper import Paper
+from properties.registry import adapters, canonical_ids, claims, load_all, paper, paper_names, select
+from properties.toolkit import VERDICTS
 
 REGISTRY = load_all()
 
@@ -48,12 +50,32 @@ def test_registry_ids_are_canonical():
     assert not unknown, f"registered ids not in claims.tsv: {sorted(unknown)}"
 
 
-def test_every_fact_claim_is_registered():
-    """Issue 2, step 6: every id containing '.fact' has a registry entry."""
-    facts = [cid for cid in canonical_ids() if ".fact" in cid]
-    missing = [cid for cid in facts if cid not in REGISTRY]
-    assert len(facts) == 81, f"claims.tsv lists {len(facts)} fact ids, expected 81"
-    assert not missing, f"fact claims not registered: {missing}"
+@pytest.mark.parametrize("name", paper_names())
+def test_registry_paper_is_complete(name):
+    """Each paper of claims.tsv is one declared unit, ``properties.<name>.PAPER``, that declares every id
+    of its paper once (a repair shares its claim's id); the registry holds them in the order of
+    claims.tsv, with the findings the unit records (read from it, never copied here), and every
+    adapter function of the unit under its own name."""
+    unit = paper(name)
+    assert isinstance(unit, Paper) and unit.name == name, f"properties.{name}.PAPER is {unit!r}"
+    canonical = [cid for cid, row in canonical_ids().items() if row["paper"] == name]
+    declared = [c.id for c in unit.claims if not c.repair]
+    twice = sorted({cid for cid in declared if declared.count(cid) > 1})
+    assert not twice, f"{name}: ids declared twice: {twice}"
+    missing, extra = sorted(set(canonical) - set(declared)), sorted(set(declared) - set(canonical))
+    assert not missing and not extra, f"{name}: ids of claims.tsv not declared {missing}; not in claims.tsv {extra}"
+    registered = select([f"{name}.*"])
+    assert [c.id for c in registered] == canonical, f"{name}: the registry's order is not that of claims.tsv"
+    for c in registered:
+        assert c.expected in VERDICTS, f"{c.id}: recorded finding {c.expected!r} is not a verdict"
+        if c.expected == "not-applicable":
+            assert c.not_applicable or c.notes, f"{c.id}: recorded not-applicable without a reason"
+        assert not c.repairs or c.expected == "falsified", f"{c.id}: repairs of a claim recorded {c.expected}"
+        unknown = sorted(set(c.uses) - set(adapters()))
+        assert not unknown, f"{c.id} uses adapter functions no unit declares: {unknown}"
+    contract = adapters()
+    for ad in unit.functions:
+        assert contract.get(ad.name) is ad, f"{name}: adapter {ad.name!r} is not registered as declared"
 
 
 def test_shipped_claims_tsv_matches_shared_spec():

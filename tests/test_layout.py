@@ -12,6 +12,11 @@
   class defined in the module is listed (claim check functions excepted: the registry reaches them
   through the module's ClaimSet).
 - Modules fit in one reading: at most about 600 lines.
+- Every claim id of ``properties/claims.tsv`` is written in full, as a string literal, somewhere in
+  ``properties/`` (where it is declared), so that searching for an id finds its declaration.
+- No module keeps paper knowledge by hand: outside the paper packages ``properties/<paper>/``, no
+  string in ``properties/`` names a paper or one of its claims (the registry discovers the papers from
+  claims.tsv), and each paper package exports exactly its unit, ``PAPER``.
 """
 
 from __future__ import annotations
@@ -175,7 +180,7 @@ def _public_modules():
 
 def _claim_checks() -> set[str]:
     """Qualified names of the registered claims' check functions: reached through the registry
-    (``CLAIMS``), not imported by name, so a claim module need not list them in ``__all__``."""
+    (each paper unit's ``sections``), not imported by name, so a claim module need not list them in ``__all__``."""
     from properties.registry import load_all
 
     return {c.func_name for c in load_all().values()} | {r.func_name for c in load_all().values() for r in c.repairs}
@@ -193,3 +198,44 @@ def test_public_surface_is_all(module):
                and getattr(v, "__module__", None) == module and f"{module}.{v.__qualname__}" not in checks}
     unlisted = sorted(defined - set(mod.__all__))
     assert not unlisted, f"{module} defines public {unlisted} not in __all__ (make them private or list them)"
+
+def _string_literals(path: pathlib.Path) -> set[str]:
+    """Every string constant of a module (f-string pieces included)."""
+    return {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+
+
+def _canonical_rows() -> list[dict]:
+    import csv
+
+    text = (ROOT / "properties" / "claims.tsv").read_text(encoding="utf-8")
+    return list(csv.DictReader(text.splitlines(), delimiter="\t"))
+
+
+PAPER_NAMES = tuple(dict.fromkeys(row["paper"] for row in _canonical_rows()))
+
+
+def test_every_claim_id_is_written_in_full():
+    literals = set().union(*(_string_literals(path) for m, path in MODULES.items() if m.startswith("properties")))
+    missing = [row["id"] for row in _canonical_rows() if row["id"] not in literals]
+    assert not missing, f"{len(missing)} claim ids of claims.tsv are never written in full in properties/: {missing}"
+
+
+def test_no_paper_list_kept_by_hand():
+    """Outside ``properties/<paper>/``, no string literal of ``properties/`` is a paper's short name or
+    starts with one (a claim id or pattern): the papers are found from claims.tsv, each declared once."""
+    found = {}
+    for m, path in MODULES.items():
+        parts = m.split(".")
+        if parts[0] != "properties" or (len(parts) > 1 and parts[1] in PAPER_NAMES):
+            continue
+        named = sorted(s for s in _string_literals(path) if any(s == p or s.startswith(p + ".") for p in PAPER_NAMES))
+        if named:
+            found[m] = named
+    assert not found, f"modules naming papers outside their packages: {found}"
+
+
+@pytest.mark.parametrize("name", PAPER_NAMES)
+def test_paper_package_exports_its_unit_only(name):
+    mod = importlib.import_module(f"properties.{name}")
+    assert list(mod.__all__) == ["PAPER"], f"properties.{name}.__all__ = {mod.__all__}, should be ['PAPER']"

@@ -18,29 +18,16 @@ from mpmath import mp
 import solvers.adapter as impl
 from oracle import linalg, to_float_array, to_mp
 from oracle import softmax_regression as S
-from properties.softmax_regression import ADAPTERS, CLAIMS
+from properties.softmax_regression import PAPER
 from properties.validate import check_function
 
-SOFTMAX_ADAPTERS = ["softmax_loss", "softmax_gradient", "softmax_hessian", "softmax_solve",
-                    "softmax_newton_step", "softmax_sparsify", "softmax_iteration_flops"]
+CONTRACT = {a.name: a for a in PAPER.functions}  # the adapter functions paper 001 declares
 
 
-def test_package_declares_every_claim_and_adapter_of_paper_001():
-    """properties.softmax_regression holds the 78 claim ids of paper 001 in claims.tsv, each once, and
-    the seven adapter functions of its contract (repairs share their claim's id and are not counted)."""
-    from properties.toolkit import canonical_ids
-
-    ids = [c.id for c in CLAIMS if not c.repair]
-    canonical = sorted(cid for cid, row in canonical_ids().items() if row["paper"] == "softmax_regression")
-    assert len(ids) == len(set(ids)), f"ids declared twice: {sorted({i for i in ids if ids.count(i) > 1})}"
-    assert sorted(ids) == canonical, f"missing {sorted(set(canonical) - set(ids))}, extra {sorted(set(ids) - set(canonical))}"
-    assert [a.name for a in ADAPTERS] == SOFTMAX_ADAPTERS, f"adapters {[a.name for a in ADAPTERS]}"
-
-
-@pytest.mark.parametrize("name", SOFTMAX_ADAPTERS)
+@pytest.mark.parametrize("name", list(CONTRACT))
 def test_softmax_adapter_matches_oracle(name):
     """solvers.adapter.<name> passes the validator's oracle comparison (ci profile)."""
-    rep = check_function({a.name: a for a in ADAPTERS}[name], getattr(impl, name), profile="ci")
+    rep = check_function(CONTRACT[name], getattr(impl, name), profile="ci")
     assert rep.passed, (f"{name}: minimal failing input {rep.minimal_input!r}; "
                         f"{rep.error or (rep.outcome and rep.outcome.note)}")
     assert rep.examples > 0, f"{name}: no example was checked"
@@ -114,7 +101,7 @@ def test_approximate_newton_contraction_vs_paper(record_property):
     assert ratios and all(np.isfinite(ratios)), f"no contraction measured: r = {r}"
     assert r[-1] < r[0], f"approximate Newton did not approach x*: r = {r}"
     assert min(res.sample_sizes) < A.shape[0], "the sampler kept every row (test is not exercising it)"
-    assert {c.id: c for c in CLAIMS if not c.repair}["softmax_regression.lem8.8"].expected == "falsified"
+    assert {c.id: c for c in PAPER.claims if not c.repair}["softmax_regression.lem8.8"].expected == "falsified"
 
 
 _A = np.array([[1.0, 0.5], [0.2, -1.0], [0.3, 0.3]])

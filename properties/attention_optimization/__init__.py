@@ -8,10 +8,17 @@ chain), ``sketching`` (Section 13), ``newton`` (Section 14, Theorem 1.3, running
 holds this paper's functions of the adapter contract.
 """
 
-from . import facts, gradients, hessians, lipschitz, newton, psd, sketching
-from .adapters import ADAPTERS as ADAPTERS
+from ..paper import Paper
+from . import adapters, facts, gradients, hessians, lipschitz, newton, psd, sketching
 
-CLAIMS = (*facts.claims, *gradients.claims, *hessians.claims, *lipschitz.claims, *psd.claims, *sketching.claims,
-          *newton.claims)
+__all__ = ["PAPER"]
 
-__all__ = ["ADAPTERS", "CLAIMS"]
+PAPER = Paper(
+    name="attention_optimization",
+    title="A Fast Optimization View: Reformulating Single Layer Attention in LLM Based on Tensor and SVM Trick, "
+          "and Solving It in Matrix Multiplication Time",
+    number="003", authors=("Gao", "Song", "Wang", "Yin"), year=2023, arxiv="2309.07418",
+    sections=(facts.claims, gradients.claims, hessians.claims, lipschitz.claims, psd.claims, sketching.claims,
+              newton.claims),
+    adapters=(adapters.ADAPTERS,),
+)

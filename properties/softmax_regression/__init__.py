@@ -10,9 +10,14 @@ lem5.13, lem5.15.paperB).  The claims about the algorithm (lem8.5, lem8.7, lem8.
 thm9.1.accuracy, thm9.1.time) call the implementation under judgement through its adapters.
 """
 
+from ..paper import Paper
 from . import adapters, facts, gradients, hessian_bounds, lipschitz, newton
 
-CLAIMS = (*facts.claims, *gradients.claims, *hessian_bounds.claims, *lipschitz.claims, *newton.claims)
-ADAPTERS = tuple(adapters.ADAPTERS)
+__all__ = ["PAPER"]
 
-__all__ = ["ADAPTERS", "CLAIMS"]
+PAPER = Paper(
+    name="softmax_regression", title="Attention Scheme Inspired Softmax Regression", number="001",
+    authors=("Deng", "Li", "Song"), year=2023, arxiv="2304.10411",
+    sections=(facts.claims, gradients.claims, hessian_bounds.claims, lipschitz.claims, newton.claims),
+    adapters=(adapters.ADAPTERS,),
+)

@@ -1,0 +1,90 @@
+"""A paper as one declared unit: its metadata, its section modules' claim sets and its adapter sets.
+
+Each paper package ``properties/<name>/`` declares exactly one ``PAPER = Paper(...)`` in its
+``__init__.py``; the registry (:mod:`properties.registry`) finds the package from the ``paper``
+column of ``claims.tsv`` and reads everything else from this record, so a paper's name, title,
+sections and adapter functions are written once, there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .contract import Adapter, AdapterSet
+from .toolkit.claims import Claim, ClaimSet
+
+__all__ = ["Paper"]
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_ARXIV = re.compile(r"\d{4}\.\d{4,5}")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper of the harness.
+
+    Arguments:
+        name: the short name: the ``paper`` column of ``claims.tsv``, the prefix of its claim ids and
+            the name of its package ``properties/<name>/``.
+        title: the paper's title as printed.
+        number: its file number in ``shared/papers/`` (``"003"``), as the docs cite it ("paper 003").
+        authors: the authors' surnames, in the paper's order.
+        year: the year of the arXiv version the spec follows.
+        arxiv: the arXiv identifier (``"2309.07418"``).
+        sections: the :class:`~properties.toolkit.ClaimSet` of each section module, in the paper's order.
+        adapters: the :class:`~properties.contract.AdapterSet` of each module holding this paper's
+            functions of the adapter contract.
+        experiment: the module running the paper's experiments (``python -m properties experiment
+            <name>`` calls its ``main(argv, prog=...)``), or ``""`` when it has none.
+
+    Raises:
+        ValueError: a field of the wrong form, or a claim set of another paper.
+    """
+
+    name: str
+    title: str
+    number: str
+    authors: tuple[str, ...]
+    year: int
+    arxiv: str
+    sections: tuple[ClaimSet, ...]
+    adapters: tuple[AdapterSet, ...] = ()
+    experiment: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise ValueError(f"name={self.name!r} must be a lower-case Python identifier (the package name)")
+        if not isinstance(self.title, str) or not self.title.strip():
+            raise ValueError(f"title={self.title!r} must be a non-empty string [{self.name}]")
+        if not isinstance(self.number, str) or not re.fullmatch(r"\d{3}", self.number):
+            raise ValueError(f"number={self.number!r} must be three digits, as the file in shared/papers/ [{self.name}]")
+        if (not isinstance(self.authors, tuple) or not self.authors
+                or not all(isinstance(a, str) and a.strip() for a in self.authors)):
+            raise ValueError(f"authors={self.authors!r} must be a non-empty tuple of names [{self.name}]")
+        if not isinstance(self.year, int) or isinstance(self.year, bool) or not 1900 <= self.year <= 2100:
+            raise ValueError(f"year={self.year!r} must be an int year [{self.name}]")
+        if not isinstance(self.arxiv, str) or not _ARXIV.fullmatch(self.arxiv):
+            raise ValueError(f"arxiv={self.arxiv!r} must be an arXiv identifier such as '2309.07418' [{self.name}]")
+        if not isinstance(self.sections, tuple) or not self.sections:
+            raise ValueError(f"sections={self.sections!r} must be a non-empty tuple of ClaimSets [{self.name}]")
+        for s in self.sections:
+            if not isinstance(s, ClaimSet):
+                raise ValueError(f"sections must hold ClaimSets, got {type(s).__name__} [{self.name}]")
+            if s.paper != self.name:
+                raise ValueError(f"sections holds a ClaimSet of paper {s.paper!r}, not {self.name!r}")
+        if not isinstance(self.adapters, tuple) or not all(isinstance(a, AdapterSet) for a in self.adapters):
+            raise ValueError(f"adapters={self.adapters!r} must be a tuple of AdapterSets [{self.name}]")
+        if not isinstance(self.experiment, str) or (self.experiment
+                                                     and not self.experiment.startswith(f"properties.{self.name}.")):
+            raise ValueError(f"experiment={self.experiment!r} must be a module of properties.{self.name} or ''")
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """Every claim of the sections, repairs included (they share their claim's id), in declaration order."""
+        return tuple(c for s in self.sections for c in s)
+
+    @property
+    def functions(self) -> tuple[Adapter, ...]:
+        """This paper's adapter functions, in declaration order."""
+        return tuple(a for s in self.adapters for a in s)
