@@ -60,7 +60,8 @@ def factA_4_b1(A):
     return eq(sides)
 
 
-@claims.check("attention_kernel_regression.factA.4.b1", "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
+@claims.check("attention_kernel_regression.factA.4.b1",
+              "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
               hypotheses="any A ≠ 0; rank r exact (over the rationals)", repair=True,
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
               notes="The spec's correct general form (Fact A.4 b1): the nonzero eigenvalues of AᵀA are σ_i(A)², "
@@ -345,8 +346,9 @@ def _a8_sides(X, G, y):
         return mp.matrix([o1, linalg.norm2(M1 * (Uc * v2) - y)]), mp.matrix([o2, o2])
 
 
-claims.identity("attention_kernel_regression.lemA.8", "min_v ‖XWXᵀXv − y‖ (Def A.7) is equivalent to min_ṽ ‖X̃X̃ᵀX̃ṽ − y‖ (Def A.9) "
-                               "with W = UUᵀ, X̃ = XU, v = Uṽ",
+claims.identity("attention_kernel_regression.lemA.8",
+                "min_v ‖XWXᵀXv − y‖ (Def A.7) is equivalent to min_ṽ ‖X̃X̃ᵀX̃ṽ − y‖ (Def A.9) "
+                "with W = UUᵀ, X̃ = XU, v = Uṽ",
                 hypotheses="W = GGᵀ symmetric positive definite (needed; unstated), U its Cholesky factor, X full "
                            "column rank (G0), y ∈ R^n; judged: equal optimal values, and v = Uṽ* attains the optimum "
                            "of A.7",

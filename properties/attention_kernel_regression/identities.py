@@ -40,7 +40,8 @@ def _tensor_gram(X, l):
     return T.T * T, _hadamard_power(X.T * X, l)
 
 
-claims.identity("attention_kernel_regression.id.tensor_gram", "(X^{⊗l})ᵀX^{⊗l} = (XᵀX)^{∘l}", hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 4), l ∈ {0..3}",
+claims.identity("attention_kernel_regression.id.tensor_gram",
+                "(X^{⊗l})ᵀX^{⊗l} = (XᵀX)^{∘l}", hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 4), l ∈ {0..3}",
                 instances=lambda: st.tuples(points(), dims(0, 3)), sides=_tensor_gram)
 
 
@@ -73,7 +74,8 @@ def _gauss_dkd(X):
     return G, D * K * D
 
 
-claims.identity("attention_kernel_regression.id.gauss_dkd", "G = DKD, G_ij = exp(−‖x_i − x_j‖²/2), K = exp(XᵀX), D = diag(exp(−‖x_i‖²/2))",
+claims.identity("attention_kernel_regression.id.gauss_dkd",
+                "G = DKD, G_ij = exp(−‖x_i − x_j‖²/2), K = exp(XᵀX), D = diag(exp(−‖x_i‖²/2))",
                 hypotheses="X ∈ R^{d×n}", instances=points, sides=_gauss_dkd)
 
 

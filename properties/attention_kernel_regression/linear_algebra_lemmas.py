@@ -75,7 +75,8 @@ def lemD_2(inst):
                           f"{mp.nstr(corrected, 4)}")
 
 
-@claims.check("attention_kernel_regression.lemD.2", "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
+@claims.check("attention_kernel_regression.lemD.2",
+              "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
               "‖(AᵀA)^{-1/2}(AᵀAx' − b)‖ ≤ (ε/(1−ε))‖(AᵀA)^{-1/2}b‖",
               hypotheses="as the claim (A full column rank, SᵀS = diag(1 ± ε), b the worst direction)", repair=True,
               instances=_d2_instances,
@@ -168,7 +169,8 @@ def _d4_sides(A, b, eps, theta, v, smallest):
         return tau * linalg.norm2(u), 2 * mp.sqrt(eps) * opt / linalg.sigma_min(A, convention="paper")
 
 
-claims.inequality("attention_kernel_regression.lemD.4", "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − b‖ ⇒ ‖x' − x*‖ ≤ O(√ε₁)·‖Ax* − b‖/σ_min(A)",
+claims.inequality("attention_kernel_regression.lemD.4",
+                  "‖Ax' − b‖ ≤ (1+ε₁)·min_x‖Ax − b‖ ⇒ ‖x' − x*‖ ≤ O(√ε₁)·‖Ax* − b‖/σ_min(A)",
                   hypotheses="A full column rank (G0), ε₁ ∈ [1e-4, 1]; x' = x* + τv with ‖Ax' − b‖ = (1+θ ε₁')OPT "
                              "(θ ∈ [0,1]), v the smallest right singular vector or a drawn direction; O(√ε₁) = 2√ε₁ "
                              "(the proof's constant)",
@@ -233,7 +235,8 @@ def _rem31_sides(A, b):
         return G * G * linalg.solve(G, linalg.solve(G, b)), b
 
 
-claims.identity("attention_kernel_regression.rem3.1", "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
+claims.identity("attention_kernel_regression.rem3.1",
+                "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
                 hypotheses="A full column rank (G0), b ∈ R^d (exact arithmetic)",
                 instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
                 sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1)

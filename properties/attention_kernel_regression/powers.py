@@ -144,7 +144,8 @@ _ITER_HYP = ("alg.5 as implemented (schedule 'paper'); n = 64, d = 3, κ = 100, 
              "algorithm's own worst-case bound Σ_k T₂(k), T₂(k) = ⌈ln(κ(R̃)/η_k)/ln(1/c₂)⌉ (float64 cannot run the "
              "exact-arithmetic iterations for η_k below 1e-16), for j = 2, 4, 8, 16")
 
-claims.running_time("attention_kernel_regression.lemJ.1.p4", "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
+claims.running_time("attention_kernel_regression.lemJ.1.p4",
+                    "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j / 0.05),
                     hypotheses=_ITER_HYP, expected="falsified",
@@ -158,7 +159,8 @@ _ITER_REPAIR = ("Derived (spec alg.5, 'worst-case GD iteration count'): stage i 
                 "ln κ(R̃) + 2i·ln κ + (k − i)·ln 2 + ln(1/ε_final) over ln(1/c₂); summed over i ≤ k: "
                 "Θ(k²·log κ + k² + k·log(1/ε_final)) iterations of cost O(nd + d³).")
 
-claims.running_time("attention_kernel_regression.lemJ.1.p4", "time through stage k: O((nd + d³)·(k²·log κ + k² + k·log(1/ε_final))) for the "
+claims.running_time("attention_kernel_regression.lemJ.1.p4",
+                    "time through stage k: O((nd + d³)·(k²·log κ + k² + k·log(1/ε_final))) for the "
                     "GD iterations (plus one preconditioner per stage)",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
@@ -186,8 +188,9 @@ def _j2_sides(A, b, j, eps, mode, dirs):
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
 
-claims.inequality("attention_kernel_regression.thmJ.2", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
-                                 "‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ w.p. ≥ 1 − δ_final",
+claims.inequality("attention_kernel_regression.thmJ.2",
+                  "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) and outputs x' with "
+                  "‖(AᵀA)^j x' − b‖ ≤ ε_final‖b‖ w.p. ≥ 1 − δ_final",
                   hypotheses="alg.5 as written (ε_k = ε·0.5^{j−k}, stage tolerance ε_k/κ^{2k}) with sub-solvers that "
                              "meet Lemma G.1's guarantee (with equality, in an adversarial direction: spec T5); A full "
                              "column rank, κ(A) ≤ 10, n ≤ 4, d ≤ 2, j ≤ 5, ε ∈ [1e-3, 0.1)",
@@ -205,9 +208,10 @@ def _j2_corrected(A, b, j, eps, mode, dirs):
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
 
-claims.inequality("attention_kernel_regression.thmJ.2", "Algorithm 5 with the corrected tolerances (δ_k = δ_final/j, stage-k tolerance "
-                                 "η_k = ε_final·2^{−(j−k+2)}/κ(A)^{2(k−1)}) outputs x' with ‖(AᵀA)^j x' − b‖ ≤ "
-                                 "ε_final‖b‖ whenever every stage meets Lemma G.1's guarantee (so w.p. ≥ 1 − δ_final)",
+claims.inequality("attention_kernel_regression.thmJ.2",
+                  "Algorithm 5 with the corrected tolerances (δ_k = δ_final/j, stage-k tolerance "
+                  "η_k = ε_final·2^{−(j−k+2)}/κ(A)^{2(k−1)}) outputs x' with ‖(AᵀA)^j x' − b‖ ≤ "
+                  "ε_final‖b‖ whenever every stage meets Lemma G.1's guarantee (so w.p. ≥ 1 − δ_final)",
                   hypotheses="as the claim: sub-solvers meeting their stage tolerance with equality in an adversarial "
                              "direction (spec T5), κ(A) ≤ 10, n ≤ 4, d ≤ 2, j ≤ 5, ε ∈ [1e-3, 0.1)", repair=True,
                   sides=_j2_corrected,
@@ -217,13 +221,15 @@ claims.inequality("attention_kernel_regression.thmJ.2", "Algorithm 5 with the co
                         "(telescoping), ‖b_{k−1}‖ ≤ (1+ε)σ_min^{−2(k−1)}‖b‖ by induction, so stage k contributes ≤ "
                         "κ^{2(k−1)}η_k(1+ε)‖b‖ = ε(1+ε)2^{−(j−k+2)}‖b‖, and the sum is < ε(1+ε)/2 ≤ ε; Σδ_k = δ.")
 
-claims.running_time("attention_kernel_regression.thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·(j²·log κ + j² + j·log(1/ε_final))) GD "
+claims.running_time("attention_kernel_regression.thmJ.2.time",
+                    "Algorithm 5 runs in O((nd + d³)·(j²·log κ + j² + j·log(1/ε_final))) GD "
                     "time (plus j preconditioners)", uses=("even_powers_iterations",), sizes=_JS,
                     count=_iteration_bound, claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
                     hypotheses=_ITER_HYP, repair=True,
                     notes=_ITER_REPAIR + " The stated j·log(κ/ε)·log²(jn/δ) holds only while j = O(log²(jn/δ)).")
 
-claims.running_time("attention_kernel_regression.thmJ.2.time", "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
+claims.running_time("attention_kernel_regression.thmJ.2.time",
+                    "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
                     uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j * 64 / 0.05) ** 2,
                     hypotheses=_ITER_HYP, expected="falsified",
@@ -233,8 +239,9 @@ claims.running_time("attention_kernel_regression.thmJ.2.time", "Algorithm 5 runs
                           "fails for large j.")
 
 
-@claims.trial("attention_kernel_regression.thm1.4", "(informal J.2) there is an algorithm running in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) "
-                             "that outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ",
+@claims.trial("attention_kernel_regression.thm1.4",
+              "(informal J.2) there is an algorithm running in O((nd + d³)·j·log(κ/ε)·log²(jn/δ)) "
+              "that outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ",
               hypotheses="the shipped alg.5 (schedule 'paper', real alg.2); A ∈ R^{8192×2} full column rank with "
                          "κ^{2j+2}·1e-16 ≤ 1e-3·ε; j ∈ {1, 2, 3}; ε = 10^U(−4,−1), δ = 0.05",
               delta=0.05, trials=50, uses=("even_powers", "even_powers_ops"),

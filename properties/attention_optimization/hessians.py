@@ -68,7 +68,8 @@ claims.identity("attention_optimization.lem7.4",
                 notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + "
                       "(γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the "
                       "paper's coefficients of the (f∘v)fᵀ and diag terms are off by γ and γc.")
-claims.identity("attention_optimization.lem7.4", "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
+claims.identity("attention_optimization.lem7.4",
+                "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
                 "f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)",
                 hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, repair=True,
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_true(*_fvc(p)) * p.K)),
@@ -169,7 +170,8 @@ claims.identity("attention_optimization.lem11.4",
                       "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
 
 
-claims.identity("attention_optimization.lem11.4", "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
+claims.identity("attention_optimization.lem11.4",
+                "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
                 "(f∘h)fᵀ − ⟨f,h⟩ffᵀ + c·diag(f) − c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", instances=attention_instances,
                 sides=_fn(_lem11_4_sides(O.B_xy_true)), repair=True,

@@ -80,7 +80,8 @@ def _lip(claim_id, statement, fn, const, notes="", in_y=False, max_examples=None
 
 _BOTH = ("Judged for the true Hessian (numerical) and the paper's 𝖠ᵀB_paper𝖠 at once (block-diagonal); the "
          "derived constant is astronomically loose (spec: ratios ~1e-69).")
-_lip("attention_optimization.lem8.1.p1", "‖H_{j0,i0}(x) − H_{j0,i0}(x̃)‖ ≤ K₁‖x − x̃‖₂, K₁ = 9R²R_0 (derived), R_0 = n^{1.5}e^{10R²}",
+_lip("attention_optimization.lem8.1.p1",
+     "‖H_{j0,i0}(x) − H_{j0,i0}(x̃)‖ ≤ K₁‖x − x̃‖₂, K₁ = 9R²R_0 (derived), R_0 = n^{1.5}e^{10R²}",
      _H_entry_both, lambda n, d, R: OB.K1(n, R), notes=_BOTH, max_examples=15)
 _lip("attention_optimization.lem8.1.p2", "‖H(x) − H(x̃)‖ ≤ nd·K₁‖x − x̃‖₂, H = Σ_{j0,i0} H_{j0,i0}", _H_both,
      lambda n, d, R: n * d * OB.K1(n, R), notes=_BOTH, max_examples=10)
@@ -90,7 +91,8 @@ def _G_all(A1, A2, A3, B, y, j0, i0, x):
     return _blockdiag(*O.G_nine(*_fvc(A1, A2, A3, B, y, j0, i0, x)))
 
 
-_lip("attention_optimization.lem8.2", "for each k ≤ 9: ‖G_k(x) − G_k(x̃)‖ ≤ R_0‖x − x̃‖₂ (R_0 = n^{1.5}e^{10R²}, Def 8.6 derived)", _G_all,
+_lip("attention_optimization.lem8.2",
+     "for each k ≤ 9: ‖G_k(x) − G_k(x̃)‖ ≤ R_0‖x − x̃‖₂ (R_0 = n^{1.5}e^{10R²}, Def 8.6 derived)", _G_all,
      lambda n, d, R: OB.R0(n, R), notes="All nine G_k of Sec 8.2 at once (block-diagonal: the largest gap is judged).")
 
 # Lemmas 8.7–8.15: one per G_k of Sec 8.2 (k = 1 … 9), in order.
@@ -201,7 +203,8 @@ def _lip_z(claim_id, statement, fn, const, notes="", max_examples=None):
                      constant=constant, notes=notes, max_examples=max_examples)
 
 
-_lip_z("attention_optimization.lem12.1", "‖H_xy(x,y) − H_xy(x̃,ỹ)‖ ≤ nd·R²·4R_1‖(x,y) − (x̃,ỹ)‖₂, R_1 = n^{1.5}e^{10R²} (derived)",
+_lip_z("attention_optimization.lem12.1",
+       "‖H_xy(x,y) − H_xy(x̃,ỹ)‖ ≤ nd·R²·4R_1‖(x,y) − (x̃,ỹ)‖₂, R_1 = n^{1.5}e^{10R²} (derived)",
        lambda A1, A2, A3, B, j0, i0, x, y: _blockdiag(O.hessian_xy(A1, A2, A3, B, x, y),
                                                       O.hessian_xy_paper(A1, A2, A3, B, x, y)),
        lambda n, d, R: OB.lem12_1(n, d, R), notes=_BOTH, max_examples=10)

@@ -63,7 +63,8 @@ _QUAD = ("L_tot(z) = ½zᵀHz, H = diag(10^{t_i}), t_i ∈ [0, 6] (cond(H) up to
          "l = λ_min(H), M = 0, any z_0; H̃ = H^{1/2}(I + ε0E)H^{1/2}, ‖E‖ ≤ 1 symmetric, ε0 ∈ [10⁻³, 0.1]: "
          "ε0-approximate exactly; r_t = ‖z_t − z*‖₂")
 
-claims.inequality("attention_optimization.lem14.shrink", "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
+claims.inequality("attention_optimization.lem14.shrink",
+                  "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
                   "M·r_t/(l − M·r_t))·r_t", hypotheses=_QUAD, expected="falsified", instances=_quadratics,
                   sides=_one_step(lambda eps0: 2 * eps0),  # M = 0: 2(ε0 + M·r_t/(l − M·r_t)) = 2ε0
                   notes="FAILS in the Euclidean norm on ill-conditioned instances, as the spec records (H = diag(1, "
@@ -76,7 +77,8 @@ claims.inequality("attention_optimization.lem14.shrink", "in the H-norm (M = 0):
                   sides=_one_step(lambda eps0: eps0 / (1 - eps0), h_norm=True),
                   notes="H^{1/2}(z_{t+1}) = (I − (I + ε0E)⁻¹)H^{1/2}z_t, whose factor has norm ≤ ε0/(1 − ε0).")
 
-claims.inequality("attention_optimization.lem14.induction", "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
+claims.inequality("attention_optimization.lem14.induction",
+                  "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
                   "and M·r_{t+1} ≤ 0.1·l", hypotheses=_QUAD + "; t = 0 (the premise is then M·r_0 ≤ 0.1·l, true as "
                   "M = 0)", expected="falsified", instances=_quadratics,
                   sides=_one_step(lambda eps0: mp.mpf(4) / 10),  # M = 0: M·r ≤ 0.1·l holds; r_1 ≤ 0.4·r_0
@@ -84,7 +86,8 @@ claims.inequality("attention_optimization.lem14.induction", "if r_i ≤ 0.4·r_{
                         "true for κ ≈ 1): the search finds r_1 > 0.4·r_0 on an ill-conditioned quadratic.  In the "
                         "H-norm the contraction ε0/(1 − ε0) ≤ 0.112 ≤ 0.4 holds (repair).")
 
-claims.inequality("attention_optimization.lem14.induction", "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
+claims.inequality("attention_optimization.lem14.induction",
+                  "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
                   instances=_quadratics, sides=_one_step(lambda eps0: mp.mpf(4) / 10, h_norm=True), repair=True)
 
 # --- thm1.3 -----------------------------------------------------------------------------------
@@ -95,7 +98,8 @@ def _thm_instances():
                      st.sampled_from([1e-3, 1e-6]), st.integers(0, 2**31 - 1))
 
 
-@claims.check("attention_optimization.thm1.3", "after T = ⌈log₂(‖z_0 − z*‖₂/ε)⌉ iterations of alg.newton (TensorSRHT-approximated "
+@claims.check("attention_optimization.thm1.3",
+              "after T = ⌈log₂(‖z_0 − z*‖₂/ε)⌉ iterations of alg.newton (TensorSRHT-approximated "
               "Hessian, m = 64d²) from z_0 with M‖z_0 − z*‖₂ ≤ 0.1·l, ‖z_T − z*‖₂ ≤ ε",
               hypotheses="regularised loss (reading b, w ∈ [2, 4]ⁿ, A's = 3·I_{n×d} + entries ≤ 1, n ≥ d); z* by "
                          "50-digit Newton; cond(∇²L_tot(z*)) ≤ 10³; M estimated as twice the largest Hessian "
@@ -142,7 +146,8 @@ def _flops(kernel, d):
     return lambda impl, n: impl.attention_flops(kernel, n, d)
 
 
-claims.running_time("attention_optimization.lem5.3.time", "c, f, h are computable in O(T_mat(n,n,d) + T_mat(n,d,d)) (alg.forward)",
+claims.running_time("attention_optimization.lem5.3.time",
+                    "c, f, h are computable in O(T_mat(n,n,d) + T_mat(n,d,d)) (alg.forward)",
                     uses=("attention_flops",), sizes=_SIZES, count=_flops("forward", 8),
                     claimed=lambda n: n * n * 8 + n * 64,
                     hypotheses="d = 8; XLA FLOPs of the forward kernel over n = 256 … 2048",
@@ -167,7 +172,8 @@ def _alg_time(impl):
     return worst(float_outcome(sn, 2.2, note=note), float_outcome(sd, 6.2, note=note), float_outcome(ss, 6.2, note=note))
 
 
-claims.check("attention_optimization.alg.time", "per iteration O((T_mat(n,n,d) + T_mat(n,d,d) + d^{2ω})·polylog(n/δ)); total Õ((T_mat(n,n,d) "
+claims.check("attention_optimization.alg.time",
+             "per iteration O((T_mat(n,n,d) + T_mat(n,d,d) + d^{2ω})·polylog(n/δ)); total Õ((T_mat(n,n,d) "
              "+ T_mat(n,d,d) + d^{2ω})·log(1/ε))", uses=("attention_flops",),
              hypotheses="XLA FLOPs of one Newton iteration (gradient, exact Hessian blocks through the Kronecker "
                         "structure, dense Cholesky solve) over n = 256 … 2048 at d = 4 and d = 2 … 16 at n = 16; the "

@@ -46,7 +46,8 @@ def _lem6_1(Gx, Gy, C, s1, s2):
     return mp.eye(k1 + k2) * (min(a1, a2) - a3), H
 
 
-claims.loewner("attention_optimization.lem6.1", "if α1, α2 ≥ α3 > 0, H_xx ⪰ α1I, H_yy ⪰ α2I, ‖H_xy‖ ≤ α3 then H ⪰ 0; judged in the "
+claims.loewner("attention_optimization.lem6.1",
+               "if α1, α2 ≥ α3 > 0, H_xx ⪰ α1I, H_yy ⪰ α2I, ‖H_xy‖ ≤ α3 then H ⪰ 0; judged in the "
                "proof's stronger form H ⪰ (min(α1, α2) − α3)·I",
                hypotheses="H_xx = GxGxᵀ + α1I, H_yy = GyGyᵀ + α2I, α3 = ‖H_xy‖, α_i = α3 + s_i (built exactly)",
                instances=_lem6_1_instances, sides=_lem6_1,
@@ -70,7 +71,8 @@ def _lem9_1_p1(*inst):
     return max(linalg.spectral_norm(O.B_x_paper(f, v, c)), linalg.spectral_norm(O.B_x_true(f, v, c))), OB.C0(R)
 
 
-claims.inequality("attention_optimization.lem9.1.p1", "−C_0·I_n ⪯ B_{j0,i0}(x) ⪯ C_0·I_n", hypotheses=_C0 + "; B symmetric, so judged as "
+claims.inequality("attention_optimization.lem9.1.p1",
+                  "−C_0·I_n ⪯ B_{j0,i0}(x) ⪯ C_0·I_n", hypotheses=_C0 + "; B symmetric, so judged as "
                   "‖B‖ ≤ C_0, for B_paper and B_true both", instances=h12_instances, sides=_lem9_1_p1)
 
 
@@ -81,7 +83,8 @@ def _lem9_1_p2(A1, A2, A3, X, Y, B, j0, i0):
                 linalg.spectral_norm(O.hessian_entry_xx(A1, A2, A3, B, x, y, j0, i0))), OB.C0(R) * R ** 2)
 
 
-claims.inequality("attention_optimization.lem9.1.p2", "‖H_{j0,i0}(x)‖ ≤ C_0R²", hypotheses=_C0 + "; the paper's 𝖠ᵀB_paper𝖠 and the true "
+claims.inequality("attention_optimization.lem9.1.p2",
+                  "‖H_{j0,i0}(x)‖ ≤ C_0R²", hypotheses=_C0 + "; the paper's 𝖠ᵀB_paper𝖠 and the true "
                   "(numerical) Hessian both", instances=h12_instances, sides=_lem9_1_p2)
 
 
@@ -120,7 +123,8 @@ def _lem9_1_p3(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
+claims.check("attention_optimization.lem9.1.p3",
+             "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
              hypotheses=_C0 + "; l ∈ [0.1, 10]; σ_min read as the smallest nonzero singular value of 𝖠_{j0} (the "
                               "literal d²-th one is 0 for d ≥ 2, making the hypothesis unsatisfiable)",
              expected="falsified", instances=_with_w,
@@ -179,9 +183,10 @@ def _lem9_1_p4(inst):
     return worst(*outs)
 
 
-claims.check("attention_optimization.lem9.1.p4", "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
+claims.check("attention_optimization.lem9.1.p4",
+             "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
              "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
-                                                 "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
+             "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
              instances=_with_w, max_examples=15)(_lem9_1_p4)
 
 
@@ -230,7 +235,8 @@ def _lem9_1_p5_repair(inst):
     return worst(loewner(lambda: sides()[0], lambda: sides()[1]), loewner(lambda: sides()[0], lambda: sides()[2]))
 
 
-claims.check("attention_optimization.lem9.1.p5", "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
+claims.check("attention_optimization.lem9.1.p5",
+             "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
              "correct replacement, reading b)", hypotheses=_C0 + "; n ≥ d; w = C_0(1 + s); the paper's H and the true "
              "H_xx both", instances=_with_w, max_examples=10, repair=True)(_lem9_1_p5_repair)
 
@@ -251,7 +257,8 @@ def _lem9_1_p6(inst):
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
 
 
-claims.check("attention_optimization.lem9.1.p6", "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
+claims.check("attention_optimization.lem9.1.p6",
+             "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
              "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
              instances=_with_w, max_examples=15)(_lem9_1_p6)
 
@@ -339,7 +346,8 @@ def _lem10_1_p4(inst):
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
 
 
-claims.check("attention_optimization.lem10.1.p4", "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
+claims.check("attention_optimization.lem10.1.p4",
+             "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
              "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
              instances=_yy_instances)(_lem10_1_p4)
 
@@ -377,7 +385,8 @@ def _psd_chain_repair(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check("attention_optimization.sec3.psd_chain", "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
+claims.check("attention_optimization.sec3.psd_chain",
+             "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
              "α2 := w_min²σ_min(A3)² (lem10.1.p3) are ≥ α3 := n√d·R²(2R² + R)/2 (lem12.8 repaired), by Lemma 6.1",
              hypotheses=H12 + "; n ≥ d, A1, A2, A3 of rank d; w_min the least value meeting both, times (1 + s)",
              instances=_yy_instances, max_examples=10, repair=True)(_psd_chain_repair)

@@ -42,7 +42,8 @@ def _implicit_apply(A1, A2, s1, s2, idx):
     return explicit, implicit
 
 
-claims.identity("attention_optimization.sec13.implicit_apply", "row k of S(A1 ⊗ A2) = (1/√m)(H_N D1A1)[p_k,:] ⊗ (H_N D2A2)[q_k,:], "
+claims.identity("attention_optimization.sec13.implicit_apply",
+                "row k of S(A1 ⊗ A2) = (1/√m)(H_N D1A1)[p_k,:] ⊗ (H_N D2A2)[q_k,:], "
                 "S = (1/√m)P(H_N D1 ⊗ H_N D2)", hypotheses="A1, A2 ∈ R^{n×d} zero-padded to N = 2^⌈log₂n⌉ rows; drawn "
                 "signs D1, D2 and selected rows (p_k, q_k); H_N the unnormalised Sylvester matrix",
                 instances=_bits_instances, sides=_implicit_apply)
@@ -81,7 +82,8 @@ def _ose_data(seed, n=16, d=3):
     return rng.standard_normal((n, d)), rng.standard_normal((n, d)), rng.uniform(0.5, 2.0, n)
 
 
-@claims.trial("attention_optimization.sec13.ose", "with m = 128d² rows, P[(1 − ε)𝖠ᵀ𝖠 ⪯ (S𝖠)ᵀ(S𝖠) ⪯ (1 + ε)𝖠ᵀ𝖠 with ε ≤ 0.35] ≥ 0.9 "
+@claims.trial("attention_optimization.sec13.ose",
+              "with m = 128d² rows, P[(1 − ε)𝖠ᵀ𝖠 ⪯ (S𝖠)ᵀ(S𝖠) ⪯ (1 + ε)𝖠ᵀ𝖠 with ε ≤ 0.35] ≥ 0.9 "
               "(TensorSRHT subspace embedding of 𝖠 = A1 ⊗ A2, as calibrated by the spec)",
               delta=0.1, trials=50, uses=("attention_sketched_gram",),
               hypotheses="n = 16, d = 3, Gaussian A1, A2 per seed; ε = max|λ(L⁻¹M̃L⁻ᵀ) − 1|, L Cholesky of 𝖠ᵀ𝖠",
