@@ -68,11 +68,11 @@ class Paper:
             raise ValueError(f"arxiv={self.arxiv!r} must be an arXiv identifier such as '2309.07418' [{self.name}]")
         if not isinstance(self.sections, tuple) or not self.sections:
             raise ValueError(f"sections={self.sections!r} must be a non-empty tuple of ClaimSets [{self.name}]")
-        for s in self.sections:
+        for i, s in enumerate(self.sections):
             if not isinstance(s, ClaimSet):
-                raise ValueError(f"sections must hold ClaimSets, got {type(s).__name__} [{self.name}]")
+                raise ValueError(f"sections[{i}]={s!r} must be a ClaimSet [{self.name}]")
             if s.paper != self.name:
-                raise ValueError(f"sections holds a ClaimSet of paper {s.paper!r}, not {self.name!r}")
+                raise ValueError(f"sections[{i}] is a ClaimSet of paper {s.paper!r}, must be one of {self.name!r}")
         if not isinstance(self.adapters, tuple) or not all(isinstance(a, AdapterSet) for a in self.adapters):
             raise ValueError(f"adapters={self.adapters!r} must be a tuple of AdapterSets [{self.name}]")
         if not isinstance(self.experiment, str) or (self.experiment

@@ -78,6 +78,36 @@ def test_registry_paper_is_complete(name):
         assert contract.get(ad.name) is ad, f"{name}: adapter {ad.name!r} is not registered as declared"
 
 
+def _paper(**changes):
+    unit = paper("softmax_regression")
+    fields = dict(name="softmax_regression", title="Attention Scheme Inspired Softmax Regression", number="001",
+                  authors=("Deng", "Li", "Song"), year=2023, arxiv="2304.10411", sections=unit.sections,
+                  adapters=unit.adapters)
+    return Paper(**{**fields, **changes})
+
+
+@pytest.mark.parametrize("field, value", [
+    ("name", "Softmax-Regression"), ("title", " "), ("number", "1"), ("authors", ()), ("authors", "Deng"),
+    ("year", "2023"), ("year", True), ("arxiv", "arXiv:2304.10411"), ("sections", ()),
+    ("sections", ([],)), ("adapters", ([],)), ("experiment", "properties.attention_pruning.experiments"),
+])
+def test_registry_paper_record_rejects_a_malformed_field(field, value):
+    """``Paper`` raises ValueError naming the field (and the rule) for each malformed field."""
+    with pytest.raises(ValueError, match=rf"^{field}(\[0\])?="):
+        _paper(**{field: value})
+
+
+def test_registry_paper_record_rejects_another_papers_claim_set():
+    with pytest.raises(ValueError, match="ClaimSet of paper 'attention_optimization'"):
+        _paper(sections=paper("attention_optimization").sections)
+
+
+def test_registry_knows_only_the_papers_of_claims_tsv():
+    assert _paper() == paper("softmax_regression")
+    with pytest.raises(ValueError, match="must be one of"):
+        paper("no_such_paper")
+
+
 def test_shipped_claims_tsv_matches_shared_spec():
     """properties/claims.tsv is a verbatim copy of shared/spec/claims.tsv (when shared/ is beside the repo)."""
     import pathlib
