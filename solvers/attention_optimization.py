@@ -22,7 +22,14 @@ or 2 (reading a).  Conventions: x = vec_row(X) (``X.reshape(-1)``), y stacks the
 - :func:`flops`: XLA cost analysis of each kernel (for the running-time claims).
 
 Bad input raises ``ValueError`` naming the argument (shape mismatch between A1, A2, A3, B; X, Y
-not d × d; NaN/inf; w negative under reading (b); d > n where σ_min(A3) > 0 is needed).
+not d × d; NaN/inf; w negative under reading (b); d > n where σ_min(A3) > 0 is needed; sizes whose
+arrays exceed this machine's memory, checked before allocating).  No result is NaN or inf: L_half
+and its derivatives are homogeneous in (A3, B) and in (Y, B) (degree 2 each for L_half, ∇_X, H_xx;
+∇_Y and H_xy degree 1 in (Y, B); H_yy degree 0 in it), so a result whose computation overflowed in an
+intermediate step is recomputed on A3·2^−a, Y·2^−b, B·2^−(a+b) (a, b the exponents of max|A3|,
+max|Y|; exact) and scaled back; a result beyond float64, overflowing logits A1XA2ᵀ, or a regularised
+quantity (L_tot and its derivatives, not homogeneous) that overflows raise ``ValueError`` naming the
+overflow.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import numpy as np
 
 from . import sketches
 from .linalg import check_array
+from .memory import check_fits
 from .newton import Result, Status, Step, iterate
 
 __all__ = [
@@ -77,7 +85,19 @@ def problem(A1, A2, A3, B, w=None, *, reading: str = "b", need_n_ge_d: bool = Fa
             raise ValueError("w must be >= 0 under reading (b) (the regulariser uses W^{1/2})")
     if need_n_ge_d and d > n:
         raise ValueError(f"A1.shape={(n, d)}: d={d} must be <= n={n}")
+    check_fits(8 * 4 * n * n, "the n × n attention matrices (S, CHᵀ and their products)", n=n)
     return Problem(*arrs, w)
+
+
+def _fits_hessian(n, d):
+    """The Hessian blocks' arrays: three d² × d² blocks and the n × d × d tensors of their exact form."""
+    check_fits(8 * (7 * d ** 4 + 8 * n * d * d), "the Hessian blocks (7 d⁴ and 8 n d² entries)", n=n, d=d)
+
+
+def _fits_sketch(n, d, m):
+    """The TensorSRHT Gram's arrays: the two transforms (N × d), the m × d² rows and the d² × d² Gram."""
+    check_fits(8 * (2 * sketches.next_pow2(n) * d + m * d * d + d ** 4), "the sketched Gram (m d² + d⁴ entries)",
+               n=n, d=d, m=m)
 
 
 def _square(M, name, d):
@@ -202,30 +222,84 @@ def _split(z, d):
     return z[:k].reshape(d, d), z[k:].reshape(d, d).T
 
 
+# ----------------------------------------------------------------------------- no silent inf/NaN
+
+def _finite(out) -> bool:
+    return all(bool(jnp.all(jnp.isfinite(t))) for t in (out if isinstance(out, tuple) else (out,)))
+
+
+def _exponent(M) -> int:
+    """e with max|M| in [2^(e−1), 2^e) (0 for M = 0)."""
+    top = float(np.max(np.abs(M)))
+    return int(np.frexp(top)[1]) if top > 0 else 0
+
+
+def _overflow(what, p, X, Y, w=None):
+    tops = ", ".join(f"max |{k}| = {float(np.max(np.abs(np.asarray(v)))):.3g}"
+                     for k, v in (("A1", p.A1), ("A2", p.A2), ("A3", p.A3), ("B", p.B), ("X", X), ("Y", Y), ("w", w))
+                     if v is not None)
+    Z = (np.asarray(p.A1) @ np.asarray(X)) @ np.asarray(p.A2).T
+    if not np.all(np.isfinite(Z)):
+        return ValueError(f"{what} is not finite in float64: the logits A1XA2ᵀ overflow ({tops})")
+    return ValueError(f"{what} is not finite in float64: it overflows ({tops})")
+
+
+def _half(kernel, degrees, what, p: Problem, X, Y):
+    """``kernel(A1, A2, A3, B, X, Y)`` of L_half, each output finite: when the direct computation is not,
+    it runs on (A3·2^−a, Y·2^−b, B·2^−(a+b)) and output i is scaled back by 2^(ka·a + kb·b) with
+    ``degrees[i] = (ka, kb)`` (the degrees in (A3, B) and in (Y, B)); ValueError naming the overflow when
+    that rescaling is not exact or the result is beyond float64."""
+    out = kernel(*p[:4], X, Y)
+    if _finite(out):
+        return out
+    A3, B, Yh = np.asarray(p.A3), np.asarray(p.B), np.asarray(Y)
+    a, b = _exponent(A3), _exponent(Yh)
+    scaled = (np.ldexp(A3, -a), np.ldexp(Yh, -b), np.ldexp(B, -(a + b)))
+    if not all(np.array_equal(np.ldexp(s, e), t) for s, e, t in zip(scaled, (a, b, a + b), (A3, Yh, B))):
+        raise _overflow(what, p, X, Y)  # a scaled entry would leave the normal range: not exact
+    out = kernel(p.A1, p.A2, jnp.asarray(scaled[0]), jnp.asarray(scaled[2]), X, jnp.asarray(scaled[1]))
+    single = not isinstance(out, tuple)
+    with np.errstate(over="ignore"):
+        back = tuple(np.ldexp(np.asarray(o), ka * a + kb * b)
+                     for o, (ka, kb) in zip((out,) if single else out, degrees))
+    if not all(np.all(np.isfinite(o)) for o in back):
+        raise _overflow(what, p, X, Y)
+    back = tuple(jnp.asarray(o) for o in back)
+    return back[0] if single else back
+
+
+def _tot(kernel, what, p: Problem, X, Y, pw):
+    """``kernel(A1, A2, A3, B, w, X, Y, p)`` of L_tot (not homogeneous), finite or ValueError naming the overflow."""
+    out = kernel(*p[:4], p.w, X, Y, pw)
+    if not _finite(out):
+        raise _overflow(what, p, X, Y, p.w)
+    return out
+
+
 # ----------------------------------------------------------------------------- public functions
 
 def forward(A1, A2, A3, B, X, Y):
     """alg.forward (Lemma 5.3): ``(S, H, C)`` with S = softmax rows of A1XA2ᵀ, H = A3Y, C = SH − B."""
     p = problem(A1, A2, A3, B)
-    return _forward(*p[:4], *_xy(p, X, Y))
+    return _half(_forward, ((0, 0), (1, 1), (1, 1)), "S, H or C of alg.forward", p, *_xy(p, X, Y))
 
 
 def loss(A1, A2, A3, B, X, Y) -> float:
     """L_half(X, Y) = ½‖S(X)A3Y − B‖_F² (spec def.loss; Def 1.2's L is twice this)."""
     p = problem(A1, A2, A3, B)
-    return float(_loss(*p[:4], *_xy(p, X, Y)))
+    return float(_half(_loss, ((2, 2),), "L_half(X, Y)", p, *_xy(p, X, Y)))
 
 
 def grad_x(A1, A2, A3, B, X, Y) -> jax.Array:
     """∇_X L_half = A1ᵀQA2 (d × d; Lemma 5.4, alg.grad_x_matrix), in O(T_mat(n,n,d) + T_mat(n,d,d))."""
     p = problem(A1, A2, A3, B)
-    return _grad_x(*p[:4], *_xy(p, X, Y))
+    return _half(_grad_x, ((2, 2),), "∇_X L_half", p, *_xy(p, X, Y))
 
 
 def grad_y(A1, A2, A3, B, X, Y) -> jax.Array:
     """∇_Y L_half = A3ᵀSᵀ(SA3Y − B) (d × d; Lemma 5.5, alg.grad_y)."""
     p = problem(A1, A2, A3, B)
-    return _grad_y(*p[:4], *_xy(p, X, Y))
+    return _half(_grad_y, ((2, 1),), "∇_Y L_half", p, *_xy(p, X, Y))
 
 
 def softmax_jvp(f, h) -> jax.Array:
@@ -241,7 +315,8 @@ def hessian_blocks(A1, A2, A3, B, X, Y):
     """``(H_xx, H_xy, H_yy)`` of L_half at (X, Y), each d² × d², in the z = (vec_row X, vec_cols Y)
     ordering (spec def.H_xx efficient form, def.B_xy_true, def.H_yy)."""
     p = problem(A1, A2, A3, B)
-    return _hessian_blocks(*p[:4], *_xy(p, X, Y))
+    _fits_hessian(*p.A1.shape)
+    return _half(_hessian_blocks, ((2, 2), (2, 1), (2, 0)), "∇²L_half", p, *_xy(p, X, Y))
 
 
 def _p(reading):
@@ -261,21 +336,22 @@ def loss_tot(A1, A2, A3, B, w, z, *, reading: str = "b") -> float:
     """L_tot(z) = L_half + L_reg at z = (vec_row X, vec_cols Y)."""
     p = problem(A1, A2, A3, B, w, reading=reading)
     X, Y = _split(_z(z, p.A1.shape[1]), p.A1.shape[1])
-    return float(_loss_tot(*p[:4], p.w, X, Y, _p(reading)))
+    return float(_tot(_loss_tot, "L_tot(z)", p, X, Y, _p(reading)))
 
 
 def gradient_tot(A1, A2, A3, B, w, z, *, reading: str = "b") -> jax.Array:
     """∇L_tot(z) (2d²) in matrix-multiplication time."""
     p = problem(A1, A2, A3, B, w, reading=reading)
     X, Y = _split(_z(z, p.A1.shape[1]), p.A1.shape[1])
-    return _gradient_tot(*p[:4], p.w, X, Y, _p(reading))
+    return _tot(_gradient_tot, "∇L_tot(z)", p, X, Y, _p(reading))
 
 
 def hessian_tot(A1, A2, A3, B, w, z, *, reading: str = "b") -> jax.Array:
     """∇²L_tot(z) (2d² × 2d²): the loss blocks plus blockdiag(H_reg,x, H_reg,y)."""
     p = problem(A1, A2, A3, B, w, reading=reading)
     X, Y = _split(_z(z, p.A1.shape[1]), p.A1.shape[1])
-    return _hessian_tot(*p[:4], p.w, X, Y, _p(reading))
+    _fits_hessian(*p.A1.shape)
+    return _tot(_hessian_tot, "∇²L_tot(z)", p, X, Y, _p(reading))
 
 
 def _bits(bits, n):
@@ -334,6 +410,7 @@ def sketched_gram(A1, A2, wd, m: int, *, key) -> jax.Array:
     if wd.shape != (A1.shape[0],) or bool(jnp.any(wd < 0)):
         raise ValueError(f"wd (shape {wd.shape}) must be a nonnegative vector of length n={A1.shape[0]}")
     n = A1.shape[0]
+    _fits_sketch(n, A1.shape[1], sketches.check_int(m, "m", 1))
     bits = sketches.tensor_srht_bits(key, n, n, m)
     return _rows_gram(*_transformed(bits, A1, jnp.sqrt(wd)[:, None] * A2))
 
@@ -457,6 +534,10 @@ def newton(A1, A2, A3, B, w, z0, *, reading: str = "b", m: int = 0, key=0, tol: 
         raise ValueError(f"m={m!r} must be an int >= 0 (0: exact Hessian)")
     if model not in MODELS:
         raise ValueError(f"model={model!r} must be one of {MODELS}")
+    if model == "full":
+        _fits_hessian(*p.A1.shape)
+    if m:
+        _fits_sketch(*p.A1.shape, m)
     base = sketches.as_key(key)
     pw = _p(reading)
     data = (*p[:4], p.w)
@@ -507,6 +588,14 @@ def flops(kernel: str, n: int, d: int, *, m: int | None = None) -> float:
     for name, v in (("n", n), ("d", d)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name}={v!r} must be a positive int")
+    if kernel == "sketch":
+        _fits_sketch(n, d, 8 * d * d if m is None else sketches.check_int(m, "m", 1))
+    elif kernel in ("hessian", "newton_step"):
+        _fits_hessian(n, d)
+    if kernel == "softmax_jvp":
+        check_fits(8 * 3 * n, "the softmax_jvp kernel's three vectors", n=n)
+    elif kernel != "sketch":
+        check_fits(8 * (5 * n * d + 4 * n * n), f"the {kernel} kernel's n × n and n × d arrays", n=n, d=d)
     nd = jax.ShapeDtypeStruct((n, d), jnp.float64)
     dd = jax.ShapeDtypeStruct((d, d), jnp.float64)
     vn = jax.ShapeDtypeStruct((n,), jnp.float64)

@@ -76,6 +76,7 @@ from .kernel_taylor import (
     taylor_tail,
 )
 from .newton import Status
+from .memory import check_fits
 from .sketches import check_int
 
 __all__ = [
@@ -179,6 +180,8 @@ def feature_bits(key, d: int, rows) -> tuple:
     ``R^d → R^{m_l}``, ``S_l`` a TensorSRHT ``R^{m_l} × R^{m_l} → R^{m_l}``; ``rows = (m_1, …, m_q)``."""
     d = check_int(d, "d", 1)
     rows = tuple(check_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
+    check_fits(sum(sk.next_pow2(d) + 2 * sk.next_pow2(m) + 48 * max(16, sk.next_pow2(m)) for m in rows),
+               "the SRHT and TensorSRHT bits of every degree", d=d, rows=rows)
     keys = jax.random.split(sk.as_key(key), 2 * max(len(rows), 1))
     return tuple((sk.srht_bits(keys[2 * i], d, m), sk.tensor_srht_bits(keys[2 * i + 1], m, m, m))
                  for i, m in enumerate(rows))
@@ -189,6 +192,8 @@ def attention_features(X, bits, *, block: int = 4096) -> Features:
     bits of :func:`feature_bits`; ``W_gᵀW_g = Σ_l Z_lᵀZ_l/l!`` sketches the Taylor kernel ``Q_q``."""
     X = check_data(X)
     n = X.shape[1]
+    m_total = 1 + sum(int(np.asarray(T["rows"]).shape[0]) for T, _ in bits)
+    check_fits(16 * m_total * n, "the features W_g(X) (1 + Σ rows by n, twice)", rows=m_total - 1, n=n)
     blocks, ops, rows = [jnp.ones((1, n), X.dtype)], 0, []
     for l, (T_bits, S_bits) in enumerate(bits, start=1):
         out = tensor_sketch(X, l, T_bits, S_bits, block=block)

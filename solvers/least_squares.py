@@ -242,8 +242,11 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
 def sketch_size(n: int, dim: int, delta: float, *, eps_ose: float = EPS_OSE, c_se: float = C_SE) -> int:
     """Sketch rows ``m = ⌈c_se · eps_ose^{-2} · dim · ln(n/δ)⌉`` (spec §3 shared constants).
 
-    The caller treats ``m ≥ n`` as "use ``S = I_n``".
+    The caller treats ``m ≥ n`` as "use ``S = I_n``".  ValueError naming the argument for n, dim < 1,
+    delta outside (0, 1), eps_ose or c_se not finite and > 0.
     """
+    n, dim = sk.check_int(n, "n", 1), sk.check_int(dim, "dim", 1)
+    delta, eps_ose, c_se = check_unit(delta, "delta"), check_positive(eps_ose, "eps_ose"), check_positive(c_se, "c_se")
     m = c_se * dim * log_ratio(n, delta) / eps_ose**2 if eps_ose**2 > 0 else math.inf
     if not m < 2.0**62:
         raise ValueError(f"c_se={c_se!r}, eps_ose={eps_ose!r}: the sketch size c_se·dim·ln(n/δ)/eps_ose² = {m:.3g} "

@@ -216,8 +216,13 @@ def even_power_schedule(j: int, eps: float, delta: float, kappa: float, schedule
     ``"paper"`` (as stated): ``δ_k = δ/k``, ``ε_k = ε·0.5^{j−k}``, ``η_k = ε_k/κ^{2k}``.
     ``"corrected"`` (spec alg.5, derived, proven in thmJ.2): ``δ_k = δ/j``,
     ``η_k = ε·2^{−(j−k+2)}/κ^{2(k−1)}``.  ValueError naming ``j`` and ``kappa`` when some
-    ``η_k`` underflows float64 (is below 2.2e-308).
+    ``η_k`` underflows float64 (is below 2.2e-308); ValueError naming the argument for j < 1, eps or
+    delta outside (0, 1), kappa < 1.
     """
+    j = sk.check_int(j, "j", 1)
+    eps, delta, kappa = check_unit(eps, "eps"), check_unit(delta, "delta"), _check_kappa(kappa)
+    if kappa is None:
+        raise ValueError("kappa=None must be a condition number >= 1")
     ks = range(1, j + 1)
     if schedule == "paper":
         parts, deltas = [(0.5 ** (j - k), 2 * k) for k in ks], [delta / k for k in ks]

@@ -5,6 +5,11 @@ experiments (alg.gd_momentum), and the binarisation at ratio ρ (alg.binarize).
 Nothing larger than n×n or d×d is formed: S = (X(M∘W))Xᵀ (n×d then n×n), ∇ = W∘(Xᵀ(pX)) (n×d then
 d×d).  The softmax is the stable masked one: masked logits are −∞ and each row's maximum over its
 allowed entries is subtracted (exact; the diagonal is always allowed under M_c).
+
+Nothing returns NaN or inf: the loss is not homogeneous in X (X enters the logits), so a loss,
+gradient or trajectory that overflows raises ``ValueError`` naming the overflow; sizes (``steps``,
+``n``, ``d`` of the FLOP count) are checked against this machine's memory before allocating;
+``causal`` must be a bool.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ._validate import float_matrix, nonneg_real, positive_int, ratio, square_like  # noqa: E402
+from ..memory import check_fits  # noqa: E402
+from ._validate import finite, flag, float_matrix, nonneg_real, positive_int, ratio, square_like  # noqa: E402
 
 __all__ = [
     "GDResult",
@@ -75,23 +81,26 @@ def _problem(X, W, M, lam):
 def loss(X, W, M, lam, *, causal: bool = False) -> float:
     """L(M) = ½‖D̃⁻¹Ã − D⁻¹A‖_F² + (λ/2)‖M‖_F² (Def 1.2; Def 3.2 when ``causal``)."""
     X, W, M, lam = _problem(X, W, M, lam)
-    f = _attn_jit(X, W, causal=bool(causal))
-    return float(_loss_grad(X, W, M, f, lam, bool(causal))[0])
+    causal = flag(causal, "causal")
+    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
+    return float(finite(_loss_grad(X, W, M, f, lam, causal)[0], "L(M)", X))
 
 
 def gradient(X, W, M, lam, *, causal: bool = False) -> np.ndarray:
     """∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3), shape (d, d)."""
     X, W, M, lam = _problem(X, W, M, lam)
-    f = _attn_jit(X, W, causal=bool(causal))
-    return np.asarray(_loss_grad(X, W, M, f, lam, bool(causal))[1])
+    causal = flag(causal, "causal")
+    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
+    return np.asarray(finite(_loss_grad(X, W, M, f, lam, causal)[1], "∇L(M)", X))
 
 
 def relative_error(X, W, W_pruned, *, causal: bool = True) -> float:
     """‖f̃ − f‖_F/‖f‖_F with f = softmax(XWXᵀ), f̃ = softmax(X W_pruned Xᵀ) (spec def.rel_error)."""
     X, W = square_like(X, W)
     Wp = float_matrix(W_pruned, "W_pruned", shape=W.shape)
-    f = _attn_jit(X, W, causal=bool(causal))
-    g = _attn_jit(X, Wp, causal=bool(causal))
+    causal = flag(causal, "causal")
+    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
+    g = finite(_attn_jit(X, Wp, causal=causal), "f̃ = softmax(X W_pruned Xᵀ)", X)
     return float(jnp.linalg.norm(g - f) / jnp.linalg.norm(f))
 
 
@@ -147,7 +156,9 @@ def run_gd(X, W, lam, eta, steps, *, M0=None, causal: bool = False, momentum: fl
     if beta >= 1:
         raise ValueError(f"momentum={momentum!r} must be in [0, 1)")
     steps = positive_int(steps, "steps", allow_zero=True)
-    M, Ls, mfs = _gd(X, W, M0, lam, eta, beta, bool(causal), steps)
+    check_fits(16 * (steps + 1), "the loss and min f̃ histories", steps=steps)
+    M, Ls, mfs = finite(_gd(X, W, M0, lam, eta, beta, flag(causal, "causal"), steps),
+                        f"a GD iterate (eta={eta!r}, momentum={beta!r}, steps={steps})", X)
     return GDResult(np.asarray(M), np.asarray(Ls), np.asarray(mfs), eta, beta, steps)
 
 
@@ -182,7 +193,17 @@ def gd_trace(X, W, lam, eta, steps, M0, *, causal: bool = False) -> np.ndarray:
     steps = positive_int(steps, "steps", allow_zero=True)
     # one compilation per power-of-two length (the rows past ``steps`` are computed and dropped)
     length = max(16, 1 << max(steps - 1, 0).bit_length())
-    return np.asarray(_trace(X, W, M0, lam, eta, bool(causal), length))[: steps + 1]
+    check_fits(16 * (length + 1), "the trace (two numbers per iterate, at the next power of two)", steps=steps)
+    rows = np.asarray(_trace(X, W, M0, lam, eta, flag(causal, "causal"), length))[: steps + 1]
+    return finite(rows, f"the GD trace (eta={eta!r}, steps={steps})", X)
+
+
+def _frobenius(A) -> float:
+    """‖A‖_F without an overflowing sum of squares (inf only when ‖A‖_F itself is beyond float64)."""
+    with np.errstate(over="ignore"):
+        direct = float(np.linalg.norm(A))
+        top = float(np.max(np.abs(A)))
+        return direct if math.isfinite(direct) else top * float(np.linalg.norm(A / top))
 
 
 def theorem_lipschitz(X, W, lam) -> float:
@@ -190,7 +211,9 @@ def theorem_lipschitz(X, W, lam) -> float:
     X, W = square_like(X, W)
     lam = nonneg_real(lam, "lam")
     n, d = X.shape
-    R = max(float(np.linalg.norm(X)), float(np.linalg.norm(W)), 1.0) * (1 + 1e-9)
+    R = max(_frobenius(X), _frobenius(W), 1.0) * (1 + 1e-9)
+    if not math.isfinite(R) or 6 * math.log2(R) + math.log2(16 * n ** 2.5 * d) >= 1024:
+        raise ValueError(f"L = 16 n^2.5 d R⁶ + λ is not finite in float64: it overflows (R = {R:.3g})")
     return 16 * n ** 2.5 * d * R ** 6 + lam
 
 
@@ -216,8 +239,9 @@ def local_lipschitz(X, W, lam, *, causal: bool = True, iters: int = 50) -> float
     replaced by exact ones)."""
     X, W = square_like(X, W)
     lam = nonneg_real(lam, "lam")
-    f = _attn_jit(X, W, causal=bool(causal))
-    return float(_power(X, W, f, jnp.ones_like(W), bool(causal), positive_int(iters, "iters"))) + lam
+    causal = flag(causal, "causal")
+    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
+    return float(finite(_power(X, W, f, jnp.ones_like(W), causal, positive_int(iters, "iters")), "L_loc", X)) + lam
 
 
 def binarize_count(rho, size: int) -> int:
@@ -257,8 +281,10 @@ def prune(X, W, lam, rho, *, causal: bool = True, score: str = "M", steps: int =
 def iteration_flops(n: int, d: int, *, causal: bool = True) -> float:
     """FLOPs of one GD iteration (loss and gradient) by XLA's cost analysis of the lowered step."""
     n, d = positive_int(n, "n"), positive_int(d, "d")
-    args = (jnp.ones((n, d)), jnp.ones((d, d)), jnp.ones((d, d)), jnp.ones((n, n)) / n, 0.1)
-    cost = jax.jit(partial(_loss_grad.__wrapped__, causal=causal)).lower(*args).cost_analysis()
+    check_fits(8 * (4 * n * n + 3 * n * d + 3 * d * d), "one GD iteration's n × n and n × d arrays", n=n, d=d)
+    nd, dd, nn = (jax.ShapeDtypeStruct(s, jnp.float64) for s in ((n, d), (d, d), (n, n)))
+    cost = jax.jit(partial(_loss_grad.__wrapped__, causal=flag(causal, "causal"))).lower(nd, dd, dd, nn, 0.1)
+    cost = cost.cost_analysis()
     if isinstance(cost, (list, tuple)):
         cost = cost[0]
     return float(cost["flops"])

@@ -7,11 +7,13 @@ from numbers import Integral, Real
 
 import numpy as np
 
-__all__ = ["float_matrix", "nonneg_real", "positive_int", "ratio", "square_like"]
+__all__ = ["finite", "flag", "float_matrix", "nonneg_real", "positive_int", "ratio", "square_like"]
 
 
 def float_matrix(x, name: str, *, shape: tuple | None = None) -> np.ndarray:
     """``x`` as a finite, nonempty 2-D float64 array (of ``shape`` when given)."""
+    if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
+        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     try:
         arr = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -49,3 +51,18 @@ def positive_int(v, name: str, *, allow_zero: bool = False) -> int:
     if isinstance(v, bool) or not isinstance(v, (Integral, np.integer)) or int(v) < (0 if allow_zero else 1):
         raise ValueError(f"{name}={v!r} must be an integer >= {0 if allow_zero else 1}")
     return int(v)
+
+
+def flag(v, name: str) -> bool:
+    """``v`` as a bool: True/False (Python or numpy) only, never a truthy string or number."""
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"{name}={v!r} must be True or False")
+    return bool(v)
+
+
+def finite(out, what: str, X):
+    """``out`` (an array or a tuple of arrays) when every entry is finite; else ValueError naming the overflow."""
+    if all(np.all(np.isfinite(np.asarray(o))) for o in (out if isinstance(out, tuple) else (out,))):
+        return out
+    raise ValueError(f"{what} is not finite in float64: it overflows (the logits X(M∘W)Xᵀ or the products with X, "
+                     f"max |X| = {float(np.max(np.abs(X))):.3g})")
