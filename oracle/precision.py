@@ -52,6 +52,7 @@ _MIN_RESOLVED_DIGITS = 5
 workdps = mp.workdps
 
 _NON_FINITE = (fnan, finf, fninf)
+_CONSTANT = type(mp.pi)  # mpmath's lazily evaluated constants (mp.pi, mp.e, mp.euler, …)
 
 
 def _shown(value) -> str:
@@ -93,7 +94,8 @@ def check_mp(value, name: str, *, ndim: int | None = None):
     """``value`` validated as an mpmath real: an ``mpf`` or an ``mp.matrix`` of ``mpf`` entries.
 
     Python and numpy reals (not bool) are converted exactly (a float to the ``mpf`` holding it, an
-    int exactly at any size).  Shared by every oracle module for arguments that are mpmath values:
+    int exactly at any size); an mpmath constant (``mp.pi``) gives its value at the working precision;
+    a numpy array is refused with the advice to convert it with :func:`to_mp`.  Shared by every oracle module for arguments that are mpmath values:
     the one argument check of the oracle's matrices and columns.
 
     **Arguments:**
@@ -116,6 +118,11 @@ def check_mp(value, name: str, *, ndim: int | None = None):
         return _check_matrix_entries(value, name)
     if isinstance(value, mpmath.mpf):
         return _check_mpf(value, name)
+    if isinstance(value, _CONSTANT):  # mp.pi, mp.e, …: their value at the working precision
+        return +value
+    if isinstance(value, np.ndarray):
+        raise ValueError(f"{name} must be an mpmath value (mpf or mp.matrix), not a numpy array of shape "
+                         f"{value.shape}: convert it with oracle.to_mp")
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name}={value!r} must be a real number, not a bool")
     if isinstance(value, (mpmath.mpc, complex, np.complexfloating)):
