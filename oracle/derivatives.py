@@ -25,7 +25,9 @@ also agree to within the tolerance.
 **Guarantee** (for ``f`` computed at the working precision it is called at, with rounding errors near
 the stencil like the one measured): every entry ``D`` satisfies
 ``|D − ∂f| ≤ 2^-T·|∂f| + 2^-Z·F + E_trunc`` with ``Z = 2T + 256 + 2R`` (``R`` = the spread in bits
-of the exponents of 1 and of the nonzero coordinates of ``x``), where ``∂f`` is the exact first (second)
+of the exponents of 1 and of the nonzero coordinates of ``x``; ``F`` is the largest ``|f|`` on the entry's
+stencil points or, where ``f`` is exactly 0 at all of them — ``∂ log(exp(x₁))/∂x₂`` at ``x₁ = 0`` —,
+``|f|`` at the point where its error was measured), where ``∂f`` is the exact first (second)
 derivative and ``E_trunc`` the central-difference truncation error, ``h_i²/6·|∂_i³f|``
 (``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + h_j²)/6`` times fourth derivatives off it) — negligible
 unless ``f`` varies on a scale below ``2^-T/2·σ_i``.  So every entry has ``mp.dps`` significant digits
@@ -98,7 +100,7 @@ class _Stencil:
         self.hexp = [e - target - STEP_GUARD for e in self.sexp]
         self.cache = {}
         self.rows = None
-        self.measured = None
+        self.measured = self.measured_at = None
         exps = [0] + [v._mpf_[2] + v._mpf_[3] for v in pt if v]
         self.spread = max(exps) - min(exps)  # R: exponents of the nonzero coordinates and of 1
         self.zero_bits = 2 * target + ZERO_BITS + 2 * self.spread  # Z
@@ -149,7 +151,14 @@ class _Stencil:
             hi_v, lo_v = self.value(offsets, wp), self.value(offsets, lo)
             with mp.workprec(wp):
                 self.measured = ([abs(a - b) for a, b in zip(hi_v, lo_v)], lo)
+            self.measured_at = (offsets, wp)
         return self.measured
+
+    def measured_scale(self, r):
+        """max |f_r| at the point where the error was measured, at both precisions: nonzero wherever that
+        error is (the zero floor of an entry whose stencil values are all exactly 0)."""
+        offsets, wp = self.measured_at
+        return max(abs(self.value(offsets, wp)[r]), abs(self.value(offsets, wp - self.target)[r]))
 
     def combine(self, terms, wp, step_exp):
         """Σ coef·f(point) / 2^step_exp at ``wp``, with the magnitude F and the rounding noise bound:
@@ -184,6 +193,8 @@ def _entry(st: _Stencil, terms, step_exp, wp0):
         sums, mags, noise = st.combine(terms, wp, step_exp)
         need = 0
         for r, (d, F, nz) in enumerate(zip(sums, mags, noise)):
+            if not F:  # f ≡ 0 on this entry's stencil: the floor is relative to |f| where its error was measured
+                F = st.measured_scale(r)
             tol = max(mp.ldexp(abs(d), -T - 4), mp.ldexp(F, -zero_bits))
             if nz > tol:
                 need = max(need, int(mp.log(nz / tol, 2)) + 8)

@@ -16,8 +16,9 @@ import pytest
 from mpmath import mp
 
 import solvers.adapter as impl
-from oracle import linalg, to_float_array, to_mp
+from oracle import derivatives, linalg, to_float_array, to_mp
 from oracle import softmax_regression as S
+from properties.registry import load_all
 from properties.softmax_regression import PAPER
 from properties.validate import check_function
 
@@ -127,3 +128,15 @@ def test_oracle_rejects_bad_input(call, name):
     with pytest.raises(ValueError) as exc:
         call()
     assert name in str(exc.value), f"message {exc.value!s} does not name {name}"
+
+
+def test_fact4_6_judged_where_log_alpha_is_exactly_zero_on_the_stencil():
+    """Issue 27: the deep run's instance A = [[1, 0]], b = [1], w = [0], x = [0, 0] raised
+    ZeroDivisionError inside fact4.6's check: ``log α(z) = z₁`` is exactly 0 at every stencil point of
+    ``∂/∂x₂``, so the derivative's zero floor was 0.  It is now relative to ``|f|`` where the rounding
+    error was measured (oracle.derivatives), and the rules hold there exactly."""
+    grad = derivatives.gradient(lambda z: mp.log(S.alpha(to_mp(np.array([[1.0, 0.0]])), z)), to_mp(np.zeros(2)))
+    assert abs(grad[0] - 1) < mp.mpf(10) ** (-mp.dps) and grad[1] == 0, grad
+    inst = (np.array([[1.0, 0.0]]), np.array([1.0]), np.array([0.0]), np.array([0.0, 0.0]))
+    out = load_all()["softmax_regression.fact4.6"].check(inst)
+    assert out.holds and out.measured == 0, out

@@ -104,7 +104,8 @@ def _thm_instances():
               hypotheses="regularised loss (reading b, w ∈ [2, 4]ⁿ, A's = 3·I_{n×d} + entries ≤ 1, n ≥ d); z* by "
                          "50-digit Newton; cond(∇²L_tot(z*)) ≤ 10³; M estimated as twice the largest Hessian "
                          "difference quotient over 4 directions at radius 0.05 (spec §5); z_0 = z* + r_0·u, r_0 = "
-                         "0.1·l/M; ε ∈ {10⁻³, 10⁻⁶}; the per-iteration time is judged by alg.time",
+                         "0.1·l/M (1/20, the sampling radius, when M = 0); ε ∈ {10⁻³, 10⁻⁶}; the per-iteration "
+                         "time is judged by alg.time",
               instances=_thm_instances, uses=("attention_solve",), max_examples=5,
               notes="AMBIGUOUS in the spec (its proof chain uses lem14.shrink, lem9.1.p3/p5 and lem12.8, each false "
                     "or vacuous as stated); the conclusion is judged empirically on well-conditioned instances, as "
@@ -126,9 +127,12 @@ def thm1_3(inst, impl):
     ev = linalg.eigvalsh(H)
     require(ev[0] > 0 and ev[-1] / ev[0] <= 1000, "cond(∇²L_tot(z*)) ≤ 10³")
     dirs = [mp.matrix([mp.cos(j + i) for i in range(k)]) for j in range(4)]
-    M = OB.hessian_lipschitz_estimate(hess, zs, mp.mpf(1) / 20, dirs)
+    radius = mp.mpf(1) / 20
+    M = OB.hessian_lipschitz_estimate(hess, zs, radius, dirs)
     l = OB.local_min_strength(H)
-    r0 = l / (10 * M)
+    # M = 0: the Hessian did not change on the sampled sphere (n = 1: softmax ≡ 1, the loss quadratic), so
+    # M‖z_0 − z*‖ ≤ 0.1·l allows every z_0; r_0 is then the radius at which the Hessian was sampled
+    r0 = l / (10 * M) if M > 0 else radius
     z0 = zs + u * (r0 / linalg.norm2(u))
     T = max(1, math.ceil(math.log2(float(r0) / eps)))
     z0f = np.array([float(v) for v in z0])
