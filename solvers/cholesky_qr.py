@@ -1,0 +1,349 @@
+"""A backward-stable least-squares solver built on randomized Cholesky QR (JAX, float64).
+
+Randomized Cholesky QR (Balabanov, "Randomized Cholesky QR factorizations", arXiv:2210.09953,
+2022; Higgins, Szyld, Boman, Yamazaki, "Analysis of randomized Householder-Cholesky QR
+factorization with multisketching", arXiv:2309.05868, 2024, ``rand_cholQR``) gives the R factor
+of a tall ``A ∈ R^{n×d}`` from two BLAS-3 sweeps, stable for κ(A) up to about ``1/u``:
+
+1. Sketch ``SA`` with a sparse embedding (:mod:`solvers.sketches` CountSketch or OSNAP,
+   ``m = ⌈oversampling·d⌉`` rows; ``S = I`` when ``m ≥ n``, reported as ``"identity"``) and take
+   its Householder QR ``SA = Q_s R_s``.  ``Y = A R_s⁻¹`` is well conditioned whatever κ(A) is
+   (κ(Y) ≤ (1+ε)/(1−ε) for an ε-embedding of range(A)).
+2. Cholesky QR of ``Y``: ``G = YᵀY``, ``G = R_cᵀR_c``; ``R = R_c R_s``.  ``Y`` is never stored:
+   one blocked pass over ``A`` forms each row block ``A_i R_s⁻¹`` (a triangular solve) and adds
+   its Gram to ``G`` while the block is in cache.  When the sketch shows ``A`` well conditioned
+   (κ(R_s) ≤ ``gram_cond``, 1e5), the pass forms ``AᵀA`` instead and ``G = R_s⁻ᵀ(AᵀA)R_s⁻¹``
+   (half the flops; its ``κ²u`` error only makes ``R`` a slightly worse preconditioner).
+3. The solution: ``R`` preconditions CGLS on ``min ‖Ax − b‖``; ``AR⁻¹`` has orthonormal columns to
+   ``O(u·κ(A))``, so each CGLS run converges in a few passes.  As in SPIR (Epperly, Meier,
+   Nakatsukasa, arXiv:2406.03468, 2024; :mod:`solvers.stable_least_squares`) the run is repeated
+   ``refinements`` times (default 2), each from a freshly computed residual ``b − Ax`` in float64:
+   iterative refinement, which is what makes the result backward stable (the backward error of
+   Householder QR; claims of the ``least_squares`` adapter contract, :mod:`properties.least_squares`).
+
+Cost: one pass to check the input, one for the sketch (a gather of the rows of ``A`` bucket by
+bucket, :func:`sparse_sketch`; OSNAP: one per nonzero of a column), one pass carrying ``n·d²``
+flops of triangular solve and ``2n·d²`` of Gram products, the ``d × d`` work, and one pass over
+``A`` per CGLS iteration plus one per refinement (:func:`solvers.least_squares.fused_pass`).
+:attr:`CholQRResult.passes` counts them.
+
+Failure is reported, never returned as NaN: a sketch whose R factor is numerically rank deficient
+(``min|R_ii| ≤ rank_rtol·max|R_ii|``), or a Gram matrix whose Cholesky factorisation breaks down
+(κ(A) beyond about ``1/u``), raises ``ValueError`` saying which.
+
+Randomness: ``key`` (a ``jax.random`` key or an int seed, :func:`solvers.sketches.as_key`).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from numbers import Real
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.scipy.linalg import solve_triangular
+
+from . import sketches as sk
+from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
+
+__all__ = ["SKETCHES", "CholQRResult", "bucket_table", "cholqr_lstsq", "rand_cholesky_qr", "sparse_sketch"]
+
+SKETCHES = ("countsketch", "osnap")
+_U = 2.0**-53
+
+
+class CholQRResult(NamedTuple):
+    """Output of :func:`cholqr_lstsq`.
+
+    ``x``: solution. ``iterations``: CGLS iterations of each refinement, in order; ``converged``:
+    whether each met its stopping rule. ``passes``: passes over ``A`` in all (input check, sketch,
+    the triangular-solve-and-Gram pass, one per CGLS iteration and one per refinement).
+    ``sketch``: kind used (``"identity"`` when ``m ≥ n``); ``sketch_rows``: ``m``;
+    ``kappa_sketched``: κ(R_s), the sketch's estimate of κ(A) (from the singular values of ``R_s``);
+    ``triangular_solve``: whether the Gram pass formed ``A R_s⁻¹`` (κ(R_s) > ``gram_cond``) or
+    the Gram of ``A`` (step 2).
+    """
+
+    x: jax.Array
+    iterations: tuple
+    converged: tuple
+    passes: int
+    sketch: str
+    sketch_rows: int
+    kappa_sketched: float
+    triangular_solve: bool
+
+
+def _check_real(value, name: str, lo: float, hi: float) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise ValueError(f"{name}={value!r} must be a real number")
+    v = float(value)
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise ValueError(f"{name}={value!r} must be in [{lo}, {hi}]")
+    return v
+
+
+# ----------------------------------------------------------------------------- the sketch
+
+
+def bucket_table(kind: str, bits: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sparse embedding of ``bits`` (:func:`solvers.sketches.countsketch_bits` or
+    :func:`~solvers.sketches.osnap_bits`) as a padded table ``(I, W)`` of shape ``(c, m)``:
+    ``S @ A = Σ_t W[t][:, None] * A[I[t]]``, i.e. row ``t`` of the table lists, for every bucket
+    (row of ``S``), one row of ``A`` that lands there and its weight (sign, ÷√s for OSNAP); a
+    bucket with fewer than ``c`` rows is padded with weight 0.  ``c`` is the fullest bucket's
+    count (about ``s·n/m`` plus a few standard deviations)."""
+    m = int(bits["m"])
+    if kind == "countsketch":
+        rows, signs, s = np.asarray(bits["rows"])[None], np.asarray(bits["signs"])[None], 1
+    elif kind == "osnap":
+        rows, signs = np.asarray(bits["rows"]), np.asarray(bits["signs"])
+        s = rows.shape[0]
+    else:
+        raise ValueError(f"kind={kind!r} must be one of {SKETCHES}")
+    if rows.shape != (s, n) or signs.shape != (s, n):
+        raise ValueError(f"bits['rows'].shape={rows.shape}, bits['signs'].shape={signs.shape} must be ({s}, {n})")
+    bucket = rows.ravel()
+    if bucket.min() < 0 or bucket.max() >= m:
+        raise ValueError(f"bits['rows'] must lie in [0, m={m})")
+    source = np.tile(np.arange(n, dtype=np.int64), s)
+    weight = signs.ravel().astype(np.float64) / math.sqrt(s)
+    order = np.argsort(bucket, kind="stable")
+    count = np.bincount(bucket, minlength=m)
+    first = np.concatenate([[0], np.cumsum(count)[:-1]])
+    slot = np.arange(bucket.size) - np.repeat(first, count)
+    I = np.zeros((int(count.max()), m), np.int64)
+    W = np.zeros((int(count.max()), m), np.float64)
+    I[slot, bucket[order]] = source[order]
+    W[slot, bucket[order]] = weight[order]
+    return I, W
+
+
+@partial(jax.jit, static_argnames=("chunk",))
+def _gather_sketch(A, I, W, chunk):
+    c, m = I.shape
+    d = A.shape[1]
+
+    def one_chunk(iw):  # the buckets of one chunk: their sums stay in cache over the c gathers
+        Ic, Wc = iw
+        body = lambda t, acc: acc + Wc[t][:, None] * A[Ic[t]]  # noqa: E731
+        return lax.fori_loop(0, c, body, jnp.zeros((Ic.shape[1], d), A.dtype))
+
+    k = m // chunk
+    out = lax.map(one_chunk, (I[:, :k * chunk].reshape(c, k, chunk).transpose(1, 0, 2),
+                              W[:, :k * chunk].reshape(c, k, chunk).transpose(1, 0, 2))).reshape(k * chunk, d)
+    if k * chunk < m:
+        out = jnp.concatenate([out, one_chunk((I[:, k * chunk:], W[:, k * chunk:]))])
+    return out
+
+
+def sparse_sketch(A, I, W) -> jax.Array:
+    """``S @ A`` for the table ``(I, W)`` of :func:`bucket_table`, reading each row of ``A`` once
+    per nonzero of its column of ``S`` (no scatter): buckets in chunks of about 1 MiB of output,
+    each chunk summed over the table's ``c`` rows by gathers from ``A``."""
+    chunk = max(1, min(I.shape[1], 2**17 // A.shape[1]))
+    return _gather_sketch(A, jnp.asarray(I), jnp.asarray(W), chunk)
+
+
+# ----------------------------------------------------------------------------- the factorisation
+
+
+def _block_rows(d: int) -> int:
+    """Rows per block of the triangular-solve-and-Gram pass: about 2 MiB of ``A`` (≥ 64 rows)."""
+    return max(64, 2**18 // d)
+
+
+@partial(jax.jit, static_argnames=("block", "solve"))
+def _preconditioned_gram(A, Rs, b, block, solve):
+    """``(G, c) = (YᵀY, Yᵀb)`` for ``Y = A R_s⁻¹``, one row block at a time (``Y`` is never stored).
+
+    ``solve=True``: each block of ``Y`` by a triangular solve, then its Gram; ``Yᵀb``, not
+    ``R_s⁻ᵀ(Aᵀb)``: each row of the computed ``Y`` solves ``y(R_s + ΔR) = a`` with ``|ΔR| ≤ γ_d|R_s|``
+    (a triangular solve is backward stable), so ``A + ΔA = Y R_s`` with ``ΔA`` of the order of
+    ``u‖A‖``, and ``R⁻¹R_c⁻ᵀ Yᵀb`` starts a backward-stable solve.  ``solve=False``: the Gram of
+    ``A`` and ``Aᵀb`` (half the flops, no triangular solve over ``A``), then ``R_s⁻ᵀ(·)R_s⁻¹``:
+    rounding ``AᵀA`` loses ``u‖A‖²``, an error of ``κ(A)²u`` in ``G`` and in the start, which the
+    caller allows only when that is small (``gram_cond``)."""
+    n, d = A.shape
+    nb = n // block
+
+    def gram(a, bb, G, c):
+        y = lax.linalg.triangular_solve(Rs, a, left_side=False, lower=False) if solve else a  # y R_s = a
+        return G + y.T @ y, c + bb @ y
+
+    G, c = jnp.zeros((d, d), A.dtype), jnp.zeros((d,), A.dtype)
+    if nb > 0:
+        def body(i, st):
+            return gram(lax.dynamic_slice(A, (i * block, 0), (block, d)), lax.dynamic_slice(b, (i * block,), (block,)),
+                        *st)
+
+        G, c = lax.fori_loop(0, nb, body, (G, c))
+    if nb * block < n:
+        G, c = gram(A[nb * block:], b[nb * block:], G, c)
+    if not solve:
+        G = solve_triangular(Rs, solve_triangular(Rs, G, lower=False, trans=1).T, lower=False, trans=1)
+        c = solve_triangular(Rs, c, lower=False, trans=1)
+    return (G + G.T) / 2, c
+
+
+@jax.jit
+def _sketch_qr(SA):
+    Rs = jnp.linalg.qr(SA, mode="r")
+    return Rs * jnp.where(jnp.diag(Rs) < 0, -1.0, 1.0)[:, None], jnp.linalg.svd(Rs, compute_uv=False)
+
+
+@jax.jit
+def _combine(G, Rs, c):
+    """``R = R_c R_s`` (``G = R_cᵀR_c``) and the start ``x₀ = R⁻¹(R_c⁻ᵀ c)``."""
+    Rc = jnp.linalg.cholesky(G).T
+    R = Rc @ Rs
+    return R, solve_triangular(R, solve_triangular(Rc, c, lower=False, trans=1), lower=False)
+
+
+def _checked_diag(R, what: str, rank_rtol: float, kind: str, m: int) -> None:
+    diag = np.abs(np.asarray(jnp.diag(R)))
+    if not np.all(np.isfinite(diag)) or diag.min() <= rank_rtol * diag.max():
+        ratio = diag.min() / max(diag.max(), 1e-300) if np.all(np.isfinite(diag)) else float("nan")
+        raise ValueError(f"A must have full column rank: {what} (sketch {kind}, {m} rows): "
+                         f"min|R_ii|/max|R_ii| = {ratio:.3e} <= rank_rtol={rank_rtol:g} or not finite")
+
+
+def rand_cholesky_qr(A, *, key, sketch: str = "countsketch", oversampling: float = 4.0, sparsity: int = 4,
+                     rank_rtol: float = 1e-15, gram_cond: float = 1e5):
+    """The R factor of ``A`` by randomized Cholesky QR (module docstring, steps 1–2).
+
+    **Arguments:** ``A`` ``(n, d)`` finite, ``n ≥ d``, full column rank; ``key``; ``sketch``
+    (``"countsketch"`` or ``"osnap"`` with ``sparsity`` nonzeros per column); ``oversampling`` ≥ 1;
+    ``rank_rtol``: the rank test on ``R_s`` and on ``R``; ``gram_cond`` ≥ 0: when κ(R_s) ≤
+    ``gram_cond`` the Gram of ``Y`` is formed as ``R_s⁻ᵀ(AᵀA)R_s⁻¹`` (one Gram pass, no triangular
+    solve over ``A``; an error of about ``κ²u`` ≤ 1e-5 at the default 1e5, which the refinement removes).
+
+    **Returns:** ``(R, info)``: ``R`` upper triangular ``(d, d)`` with a positive diagonal and
+    ``AR⁻¹`` orthonormal to about ``u·κ(A)``; ``info`` a dict (``sketch``, ``sketch_rows``,
+    ``passes``, ``kappa_sketched``).  ``ValueError`` for bad input or a rank-deficient sketch or
+    Gram matrix (module docstring).
+    """
+    A = check_A(A)
+    if sketch not in SKETCHES:
+        raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
+    oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
+    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
+    rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    gram_cond = _check_real(gram_cond, "gram_cond", 0.0, math.inf)
+    _, e, R, _, info = _factor(A, jnp.zeros(A.shape[0], A.dtype), sk.as_key(key), sketch, oversampling, sparsity,
+                               rank_rtol, gram_cond)
+    return scale_back(R, e, "the R factor of A"), info
+
+
+def _sketch(A, key, sketch, oversampling, sparsity):
+    """``(kind, m, SA, passes)``."""
+    n, d = A.shape
+    m = math.ceil(oversampling * d)
+    if m >= n:
+        return "identity", n, A, 0
+    bits = sk.sketch_bits(sketch, key, n, m, s=min(sparsity, m) if sketch == "osnap" else None)
+    I, W = bucket_table(sketch, bits, n)
+    return sketch, m, sparse_sketch(A, I, W), 1 if sketch == "countsketch" else min(sparsity, m)
+
+
+def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond):
+    """``(A·2^{−e}, e, R, x₀, info)``: the factorisation of ``A`` rescaled by an exact power of two when
+    ``‖SA‖_F`` (≈ ‖A‖_F) lies outside ``[2⁻³⁸⁰, 2³⁸⁰]`` or the sketch overflowed; else ``e = 0``
+    and ``A`` itself (no copy)."""
+    kind, m, SA, passes = _sketch(A, key, sketch, oversampling, sparsity)
+    size = float(jnp.linalg.norm(SA))
+    e = 0
+    if not (size == 0.0 or 2.0**-380 <= size <= 2.0**380):  # a copy of A: only near float64's ends
+        A, e = unit_scale(A)
+        kind, m, SA, more = _sketch(A, key, sketch, oversampling, sparsity)
+        passes += more + 1
+    Rs, sv = _sketch_qr(SA)
+    _checked_diag(Rs, "the R factor of the sketch SA", rank_rtol, kind, m)
+    sv = np.asarray(sv)
+    kappa = float(sv[0] / sv[-1])
+    solve = not kappa <= gram_cond
+    G, c = _preconditioned_gram(A, Rs, b, _block_rows(A.shape[1]), solve)
+    R, x0 = _combine(G, Rs, c)
+    _checked_diag(R, "the Cholesky factor of (A R_s⁻¹)ᵀ(A R_s⁻¹) (κ(A) near 1/u or beyond)", rank_rtol, kind, m)
+    info = dict(sketch=kind, sketch_rows=int(m), passes=passes + 2, kappa_sketched=kappa, triangular_solve=solve)
+    return A, e, R, x0, info
+
+
+# ----------------------------------------------------------------------------- the solve
+
+
+@jax.jit
+def _cgls(A, x, b, R, tol, cap):
+    """One refinement: ``x + δ``, ``δ ≈ argmin ‖Aδ − (b − Ax)‖`` by CGLS on ``y = Rδ`` (matrix
+    ``AR⁻¹``) from ``δ = 0``; stops when ``‖R⁻ᵀAᵀρ‖ ≤ tol·‖ρ‖`` (ρ the inner residual) or after
+    ``cap`` iterations.  Returns ``(x + δ, iterations, converged)``."""
+    rho, t = fused_pass(A, x, b, True)
+    rho, t = -rho, -t  # ρ = b − Ax, t = Aᵀρ
+    s = solve_triangular(R, t, lower=False, trans=1)
+    gamma = s @ s
+
+    def cond(st):
+        k, _, rho, _, _, gamma = st
+        return (k < cap) & (jnp.sqrt(gamma) > tol * jnp.linalg.norm(rho))
+
+    def body(st):
+        k, delta, rho, t, p, gamma = st
+        Rp = solve_triangular(R, p, lower=False)
+        q, Atq = fused_pass(A, Rp, None, True)
+        qq = q @ q
+        alpha = jnp.where(qq > 0, gamma / jnp.where(qq > 0, qq, 1.0), 0.0)
+        delta, rho, t = delta + alpha * Rp, rho - alpha * q, t - alpha * Atq
+        s = solve_triangular(R, t, lower=False, trans=1)
+        gamma_new = s @ s
+        p = s + jnp.where(gamma > 0, gamma_new / jnp.where(gamma > 0, gamma, 1.0), 0.0) * p
+        return k + 1, delta, rho, t, p, gamma_new
+
+    k, delta, rho, _, _, gamma = lax.while_loop(cond, body, (jnp.asarray(0), jnp.zeros_like(x), rho, t, s, gamma))
+    return x + delta, k, jnp.sqrt(gamma) <= tol * jnp.linalg.norm(rho)
+
+
+def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, sparsity: int = 4,
+                 refinements: int = 2, tol: float = 2.0**-50, max_iterations: int = 50,
+                 rank_rtol: float = 1e-15, gram_cond: float = 1e5) -> CholQRResult:
+    """``argmin_x ‖Ax − b‖₂`` to the backward error of Householder QR, by randomized Cholesky QR
+    and ``refinements`` runs of CGLS preconditioned with its ``R`` (module docstring).
+
+    **Arguments:** ``A`` ``(n, d)``, finite, ``n ≥ d``, full column rank; ``b`` ``(n,)``, finite;
+    ``key``: jax key or int seed.  Keywords: ``sketch`` (``"countsketch"`` or ``"osnap"``),
+    ``oversampling`` ≥ 1 (``m = ⌈oversampling·d⌉`` sketch rows), ``sparsity`` (OSNAP's nonzeros
+    per column), ``refinements`` in [1, 16], ``tol`` in [2⁻⁵³, 1) (CGLS stopping rule),
+    ``max_iterations`` (CGLS cap per refinement), ``rank_rtol`` and ``gram_cond`` (see
+    :func:`rand_cholesky_qr`).
+
+    **Returns:** :class:`CholQRResult`.  **Raises:** ``ValueError`` for bad input, and for an ``A``
+    that is numerically rank deficient (the sketch's or the Gram matrix's factor fails the rank test).
+    """
+    A = check_A(A)
+    n, d = A.shape
+    b = check_b(b, "b", n, "A.shape[0]")
+    if sketch not in SKETCHES:
+        raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
+    oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
+    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
+    refinements = sk.check_int(refinements, "refinements", 1, 16)
+    tol = _check_real(tol, "tol", _U, 1.0)
+    max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
+    rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    key = sk.as_key(key)
+    b, b_exp = unit_scale(b)
+    gram_cond = _check_real(gram_cond, "gram_cond", 0.0, math.inf)
+    A, a_exp, R, x, info = _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond)
+    iters, conv = [], []
+    for _ in range(refinements):
+        x, k, ok = _cgls(A, x, b, R, tol, max_iterations)
+        iters.append(int(k))
+        conv.append(bool(ok))
+    return CholQRResult(
+        x=scale_back(x, b_exp - a_exp, "the solution x of min ‖Ax − b‖"), iterations=tuple(iters),
+        converged=tuple(conv), passes=info["passes"] + sum(iters) + refinements, sketch=info["sketch"],
+        sketch_rows=info["sketch_rows"], kappa_sketched=info["kappa_sketched"],
+        triangular_solve=info["triangular_solve"])
