@@ -27,7 +27,11 @@ methods are compiled on the first instance of each ``d``, untimed):
 - ``spir``: the backward-stable solver (``solvers.stable_least_squares.spir``: CountSketch,
   m = 4d, two refinements; Epperly, Meier, Nakatsukasa 2024);
 - ``spir m=24d``: the same with m = 24d CountSketch rows: a larger QR of ``SA`` for fewer CGLS passes
-  over ``A`` (about 35 against 81 at d = 256, κ = 1e12).
+  over ``A`` (about 35 against 81 at d = 256, κ = 1e12);
+- ``cholqr``: randomized Cholesky QR and two CGLS refinements preconditioned with its R
+  (``solvers.cholesky_qr.cholqr_lstsq``: CountSketch, m = 4d; issue 23).  Its details column gives
+  the passes over ``A`` and whether the Gram pass ran the triangular solve (``trsm``) or formed
+  ``AᵀA`` (``gram``, when the sketch estimates κ ≤ 1e5).
 
 Metrics: median time; forward error ``‖x − x*‖/‖x*‖``; residual excess ``‖Ax − b‖/OPT − 1``;
 backward error ``η̃/‖A‖₂`` by the Karlson–Waldén estimate
@@ -53,6 +57,7 @@ import scipy.linalg as sl
 
 from benchmarks.machine import machine_info
 from solvers import least_squares as ls
+from solvers.cholesky_qr import cholqr_lstsq
 from solvers.stable_least_squares import spir
 
 __all__ = ["COLUMNS", "Instance", "karlson_walden", "main", "make_factors", "make_instance", "run_map"]
@@ -149,10 +154,18 @@ def _methods(d: int):
         "sap": stable(1),
         "spir": stable(2),
         "spir m=24d": stable(2, oversampling=24.0),
+        "cholqr": _cholqr,
     }
 
 
-_JAX = ("alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d")
+def _cholqr(A, b, Aj, bj, seed):
+    res = cholqr_lstsq(Aj, bj, key=seed)
+    route = "trsm" if res.triangular_solve else "gram"
+    return res.x, (f"{res.sketch} m={res.sketch_rows}, {route}, iters={'+'.join(map(str, res.iterations))}, "
+                   f"passes={res.passes}")
+
+
+_JAX = ("alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d", "cholqr")
 
 
 def _call(fn, inst, Aj, bj, seed):
@@ -165,15 +178,16 @@ def _call(fn, inst, Aj, bj, seed):
     return time.perf_counter() - t0, x, info
 
 
-def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=print, on_cell=None):
+def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=print, on_cell=None, methods=None):
     """The rows of the map (dicts with :data:`COLUMNS`); ``n_of(d)``, ``residuals_of(d)``,
     ``repeats_of(d)``: the row count, residual sizes and repeats for ``d``; ``on_cell(rows)`` is
-    called with the rows so far after every instance (the CLI saves them, so a stopped run keeps them)."""
-    rows = []
+    called with the rows so far after every instance (the CLI saves them, so a stopped run keeps them);
+    ``methods``: the names to run (default all; the LAPACK routes :data:`LAPACK` always run)."""
+    rows, methods_run = [], methods
     for d in dims:
         n = n_of(d)
         U, V, x, g = make_factors(n, d, seed)
-        methods = _methods(d)
+        methods = {k: v for k, v in _methods(d).items() if methods_run is None or k in methods_run or k in LAPACK}
         compiled = False
         for kappa in kappas:
             sigma = np.logspace(0.0, -np.log10(kappa), d)
@@ -181,8 +195,10 @@ def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=pri
                 inst = Instance(U, sigma, V, x, residual, g)
                 Aj, bj = jnp.asarray(inst.A), jnp.asarray(inst.b)
                 if not compiled:  # JIT warm-up on these shapes, untimed
-                    for name in _JAX:
+                    for name in (m for m in _JAX if m in methods):
                         _call(methods[name], inst, Aj, bj, 0)
+                    if "cholqr" in methods:  # its triangular-solve route too (chosen by κ at run time)
+                        cholqr_lstsq(Aj, bj, key=0, gram_cond=0.0)
                     compiled = True
                 times = {name: [] for name in methods}
                 outs = {}
@@ -236,7 +252,7 @@ def table(rows) -> str:
 LAPACK = ("cholesky", "qr", "gelsy", "gelsd")
 
 
-STABLE = ("spir", "spir m=24d")
+STABLE = ("spir", "spir m=24d", "cholqr")
 
 
 def goal(rows) -> str:
@@ -307,6 +323,7 @@ def main(argv=None) -> int:
     p.add_argument("--residuals-large", type=float, nargs="+", default=None,
                    help="residual sizes for d > 256 (default --residuals)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--methods", nargs="+", default=None, help="methods to run besides the LAPACK routes (default all)")
     p.add_argument("--plot", default="benchmarks/least_squares.png", help="PNG path ('' for none)")
     p.add_argument("--json", default="", help="write the rows to this JSON file (after every instance)")
     p.add_argument("--render", nargs="+", default=None, metavar="JSON",
@@ -319,6 +336,9 @@ def main(argv=None) -> int:
             plot(rows, args.plot, sorted(args.residuals)[len(args.residuals) // 2])
             print(f"plot: {args.plot}")
         return 0
+    known = set(_methods(1))
+    if args.methods is not None and not set(args.methods) <= known:
+        raise SystemExit(f"--methods={args.methods} must be among {sorted(known)}")
     if args.quick:
         args.n, args.n_large, args.dims, args.repeats = 512, 512, [8, 32], 1
         args.kappas, args.residuals = [1e0, 1e8], [1e-10, 1.0]
@@ -340,7 +360,7 @@ def main(argv=None) -> int:
           f"XLA_FLAGS={os.environ.get('XLA_FLAGS')}")
     rows = run_map(lambda d: large["n"] if d > 256 else args.n, args.dims, args.kappas,
                    lambda d: large["res"] if d > 256 else args.residuals,
-                   lambda d: large["rep"] if d > 256 else args.repeats, args.seed, on_cell=save)
+                   lambda d: large["rep"] if d > 256 else args.repeats, args.seed, on_cell=save, methods=args.methods)
     print(f"\n{table(rows)}\n\n{goal(rows)}\n")
     print(f"total {time.perf_counter() - t0:.0f} s; load average at end {os.getloadavg()}")
     if args.plot:
