@@ -152,11 +152,13 @@ def _report(argv) -> int:
     _add_search_options(p, profiles.DEFAULT_PROFILE)
     args = p.parse_args(argv)
     from .ledgerfile import check_writable, read_ledger
-    from .report import write_reports
+    from .report import check_matplotlib, write_reports
 
     papers = args.paper or list(paper_names())
     try:
+        check_matplotlib()  # before anything is run or written
         os.makedirs(args.out, exist_ok=True)
+        check_writable(os.path.join(args.out, "ERRATA.md"))
         if args.source:
             ledger = read_ledger(args.source)
         else:
@@ -173,7 +175,12 @@ def _report(argv) -> int:
     command = (f"python -m properties report --profile {ledger.get('profile', args.profile)} "
                f"--seed {ledger.get('seed', args.seed)} --out {args.out}"
                + "".join(f" --paper {paper}" for paper in (args.paper or ())))
-    for path in write_reports(ledger, args.out, papers=papers, command=command):
+    try:
+        written = write_reports(ledger, args.out, papers=papers, command=command)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
         print(f"wrote {path}", file=sys.stderr)
     return 0
 

@@ -27,7 +27,18 @@ import numpy as np
 
 from .toolkit import Outcome
 
-__all__ = ["check_writable", "jsonable", "read_ledger", "write_atomic"]
+__all__ = ["ENTRY_FIELDS", "check_writable", "jsonable", "read_ledger", "write_atomic"]
+
+#: every entry's fields and the JSON types each may take (the fields of :class:`properties.ledger.Result`;
+#: tests/test_cli_errors.py holds the two equal): what ``--resume`` and ``report --from`` rely on.
+_TEXT, _INT, _NUMBER, _ANY = (str,), (int,), (int, float), None
+ENTRY_FIELDS = {
+    "id": _TEXT, "paper": _TEXT, "section": _TEXT, "kind": _TEXT, "mode": _TEXT, "verdict": _TEXT,
+    "examples": _INT, "worst_ratio": _NUMBER + (type(None),), "digits": _INT + (type(None),),
+    "counterexample": _ANY, "counterexample_source": _TEXT + (type(None),), "counterexample_outcome": (dict, type(None)),
+    "recheck_dps": _INT + (type(None),), "reason": _TEXT, "expected": _TEXT, "seconds": _NUMBER, "statement": _TEXT,
+    "extra": (dict,), "repairs": (list,),
+}
 
 
 def _scalar_flag(x: float) -> str:
@@ -115,15 +126,35 @@ def write_atomic(path: str, document: dict) -> None:
         raise
 
 
+def _entry_problem(entry) -> str | None:
+    """What is wrong with one entry (missing fields, a field of the wrong JSON type), or None."""
+    if not isinstance(entry, dict):
+        return f"is a {type(entry).__name__}, not an object"
+    missing = [name for name in ENTRY_FIELDS if name not in entry]
+    if missing:
+        return "lacks the field" + ("s " if len(missing) > 1 else " ") + ", ".join(repr(m) for m in missing)
+    for name, types in ENTRY_FIELDS.items():
+        value = entry[name]
+        if types is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
+            return f"has {name}={value!r}, which must be of JSON type {' or '.join(t.__name__ for t in types)}"
+    return None
+
+
 def read_ledger(path: str) -> dict:
-    """A ledger written by :func:`write_atomic`, checked enough to resume from: ``ValueError`` naming
-    the path when it is not such a document."""
+    """A ledger written by :func:`write_atomic`, checked enough to resume from or report on: ``ValueError``
+    naming the path and the first bad entry when it is not such a document (an entry lacking one of
+    :data:`ENTRY_FIELDS` or holding a value of the wrong JSON type)."""
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"json path={path!r} cannot be resumed from: {exc}") from None
-    if not (isinstance(doc, dict) and isinstance(doc.get("claims"), list)
-            and all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in doc["claims"])):
-        raise ValueError(f"json path={path!r} cannot be resumed from: not a ledger (no list of claims with ids)")
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"json path={path!r} cannot be read as a ledger: {exc}") from None
+    if not (isinstance(doc, dict) and isinstance(doc.get("claims"), list)):
+        raise ValueError(f"json path={path!r} cannot be read as a ledger: not an object with a list of claims")
+    for i, entry in enumerate(doc["claims"]):
+        problem = _entry_problem(entry)
+        if problem:
+            cid = entry.get("id") if isinstance(entry, dict) else None
+            raise ValueError(f"json path={path!r} cannot be read as a ledger: claims[{i}]"
+                             + (f" ({cid!r})" if isinstance(cid, str) else "") + f" {problem}")
     return doc

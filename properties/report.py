@@ -35,7 +35,8 @@ from fractions import Fraction
 
 from .registry import canonical_ids, claims, paper, paper_names
 
-__all__ = ["EQUALITY", "LOOSE", "counterexample_text", "readme_status", "repair_status", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "check_matplotlib", "counterexample_text", "readme_status", "repair_status",
+           "write_reports"]
 
 EQUALITY = 1e-30
 """A ratio below this is the relative discrepancy of an equality held to the working precision."""
@@ -199,8 +200,20 @@ def _figure(name: str, entries: list[dict], path: str) -> None:
     plt.close(fig)
 
 
+def check_matplotlib() -> None:
+    """``ValueError`` (saying how to install it) when matplotlib, which draws the TIGHTNESS figures, cannot
+    be imported: checked before any file is written, so a report is written whole or not at all."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"report needs matplotlib for the TIGHTNESS figures ({exc}); install it with "
+                         "pip install matplotlib (or pip install -e '.[report]')") from None
+
+
 def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "") -> list[str]:
-    """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths."""
+    """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths.
+    ``ValueError`` before writing anything when matplotlib is missing (:func:`check_matplotlib`)."""
+    check_matplotlib()
     registry = {c.id: c for c in claims()}
     by_paper: dict[str, list[dict]] = {}
     for c in ledger["claims"]:
