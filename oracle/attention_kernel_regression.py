@@ -260,9 +260,12 @@ def _full_column_rank(A, name="A"):
 
 
 def projector(A):
-    """P = A(AᵀA)^{-1}Aᵀ (Fact A.1); A must have full column rank."""
+    """P = A(AᵀA)^{-1}Aᵀ (Fact A.1); A must have full column rank (checked exactly: ValueError otherwise)."""
     A = to_mp(A, "A", ndim=2)
     _full_column_rank(A)
+    rank = linalg.exact_rank(A)
+    if rank < A.cols:
+        raise ValueError(f"A must have full column rank (its exact rank is {rank} < {A.cols} columns): AᵀA is singular")
     return A * (mp.inverse(A.T * A) * A.T)
 
 
