@@ -32,7 +32,8 @@ import numpy as np
 
 from ..toolkit import ClaimSet, float_outcome
 
-__all__ = ["FULL", "METHODS", "QUICK", "Grid", "claims", "figure2", "main", "run_point"]
+__all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "Grid", "claims", "figure2", "load_impl", "main",
+           "run_point"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -280,6 +281,27 @@ def _table(fig: dict, grid: Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the adapter functions Figure 2 calls (run_point), and those the real-model experiment adds (real_model.run).
+FIGURE2_NEEDS = ("attention_pruning_prune", "attention_pruning_wanda", "attention_pruning_sparsegpt",
+                 "attention_pruning_binarize", "attention_pruning_relative_error")
+REAL_MODEL_NEEDS = ("attention_pruning_bert_encode", "attention_pruning_bert_attention", "attention_pruning_prune_batch",
+                    "attention_pruning_binarize", "attention_pruning_relative_error_batch", "attention_pruning_wanda",
+                    "attention_pruning_sparsegpt")
+
+
+def load_impl(name: str, needs) -> object:
+    """The module ``name`` (``--impl``), which must import and define every function of ``needs``;
+    ``ValueError`` naming the module and what it lacks otherwise (the command line: one line, exit 2)."""
+    try:
+        impl = importlib.import_module(name)
+    except Exception as exc:  # noqa: BLE001  (any failure of the user's module at import)
+        raise ValueError(f"--impl {name!r} cannot be imported ({type(exc).__name__}: {exc})") from None
+    missing = [f for f in dict.fromkeys(needs) if not callable(getattr(impl, f, None))]
+    if missing:
+        raise ValueError(f"--impl {name!r} lacks the adapter functions the experiment needs: {', '.join(missing)}")
+    return impl
+
+
 def main(argv=None, prog: str = "python -m properties experiment attention_pruning") -> int:
     """Figure 2 (PNG per logit scaling, table.md) and the real-model experiment (minilm_layers.png,
     minilm.md; :mod:`properties.attention_pruning.real_model`), with one progress bar on stderr."""
@@ -294,10 +316,14 @@ def main(argv=None, prog: str = "python -m properties experiment attention_pruni
 
     from . import real_model
 
-    os.makedirs(args.out, exist_ok=True)
-    impl = importlib.import_module(args.impl)
-    grid = QUICK if args.quick else FULL
     real = not args.skip_real_model
+    try:
+        impl = load_impl(args.impl, FIGURE2_NEEDS + (REAL_MODEL_NEEDS if real else ()))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    grid = QUICK if args.quick else FULL
     if real:
         try:
             real_model.model_dir()
