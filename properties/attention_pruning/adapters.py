@@ -28,6 +28,7 @@ Tolerance rules (u = 2⁻⁵³; the exact side is computed at 50 digits from the
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from mpmath import mp
@@ -36,8 +37,8 @@ from oracle import attention_pruning as O
 from oracle import linalg, pruning_baselines, to_mp
 
 from ..contract import AdapterSet, U, output, within
-from ..toolkit import require
-from ..toolkit.strategies import dims, elements, scalars
+from ..toolkit import HypothesisUnmet, require
+from ..toolkit.strategies import dims, elements, scalars, with_corners
 from .strategies import pruning_instances
 
 __all__ = ["ADAPTERS"]
@@ -167,7 +168,8 @@ def _relative_error(inst, fn):
 
 
 @st.composite
-def _scores(draw):
+def _tied_scores(draw):
+    """Edge cases: repeated values (the tie rule), ρ ∈ {0, ½, 1}, one row or column."""
     d1, d2 = draw(dims(1, 5), label="rows"), draw(dims(1, 5), label="cols")
     vals = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), scalars(-2.0, 2.0))  # repeated values test the ties
     S = draw(hnp.arrays(np.float64, (d1, d2), elements=vals), label="scores")
@@ -175,9 +177,39 @@ def _scores(draw):
     return S, rho
 
 
+@st.composite
+def _distinct_scores(draw):
+    """Scores where the rule and its neighbours (the largest zeroed, |score| ranked, a count off by one)
+    differ: at least 3 distinct values, 0 < k < d1·d2, ρ not a multiple of 1/(d1d2) half the time."""
+    d1, d2 = draw(dims(1, 4), label="rows"), draw(dims(3, 5), label="cols")
+    S = draw(hnp.arrays(np.float64, (d1, d2), elements=scalars(-2.0, 2.0), unique=True), label="scores")
+    k = draw(st.integers(1, d1 * d2 - 1), label="k")
+    shift = draw(st.sampled_from([0.0, 0.25, -0.25]), label="rho offset")  # round(ρ·size) = k either way
+    return S, (k + shift) / (d1 * d2)
+
+
+def _scores():
+    return with_corners(_distinct_scores(), _tied_scores(), weight=0.3)
+
+
+def _binarize_targets(inst):
+    """Entries where the mask differs from the masks of its neighbours: |score| ranked, the largest zeroed."""
+    S, rho = inst
+    k = pruning_baselines.binarize_count(rho, S.size)
+    return {"entries apart from the |score| mask": float(np.sum(_np_binarize(S, k) != _np_binarize(np.abs(S), k))),
+            "min(k, size − k)": float(min(k, S.size - k))}
+
+
+def _np_binarize(S, k):
+    """float64 stand-in of alg.binarize for search targets only (verdicts use the oracle's)."""
+    out = np.ones(S.size)
+    out[np.argsort(S.reshape(-1), kind="stable")[:k]] = 0.0
+    return out.reshape(S.shape)
+
+
 @ADAPTERS("attention_pruning_binarize", signature="attention_pruning_binarize(scores: (d1, d2), rho: float) -> (d1, d2)",
           doc="0/1 mask: 0 at the round(ρ·d1d2) smallest scores (ties: lower row-major index first), 1 elsewhere",
-          tolerance="exact", strategy=_scores)
+          tolerance="exact", strategy=_scores, targets=_binarize_targets)
 def _binarize(inst, fn):
     S, rho = inst
     got = output(fn(S.copy(), rho), "attention_pruning_binarize", shape=S.shape)
@@ -187,8 +219,50 @@ def _binarize(inst, fn):
                   f"{pruning_baselines.binarize_count(rho, S.size)})")
 
 
+def _layers():
+    """(W, X, ρ) for the layer baselines: mostly instances separating the rules (:func:`_separating_layers`),
+    with weight 0.25 the edge cases (:func:`_edge_layers`)."""
+    return with_corners(_separating_layers(), _edge_layers(), weight=0.25)
+
+
 @st.composite
-def _layers(draw):
+def _separating_layers(draw):
+    """(W (d_in×d_out), X (n×d_in), ρ) on which Wanda's rule and its plausible neighbours (‖X_i‖² for
+    ‖X_i‖, |W| alone, groups per input row) give different masks: d_in ≥ 3, columns of X with distinct
+    nonzero norms 10^(j/4) (j distinct integers in [−4, 4]), entries of W of magnitude 10^[−1.5, 0],
+    0 < k(ρ, d_in) < d_in, and (rejection) Wanda's mask differs from both neighbours' on the instance."""
+    d_in, d_out, n = draw(dims(3, 5), label="d_in"), draw(dims(1, 4), label="d_out"), draw(dims(1, 6), label="n")
+    entries = st.tuples(st.sampled_from([1.0, -1.0]), scalars(-1.5, 0.0)).map(lambda t: t[0] * 10.0 ** t[1])
+    W = draw(hnp.arrays(np.float64, (d_in, d_out), elements=entries), label="W")
+    G = draw(hnp.arrays(np.float64, (n, d_in), elements=entries), label="X directions")
+    j = draw(st.lists(st.integers(-4, 4), min_size=d_in, max_size=d_in, unique=True), label="log10 norms ×4")
+    X = G / np.linalg.norm(G, axis=0) * 10.0 ** (np.array(j) / 4)
+    k = draw(st.integers(1, d_in - 1), label="k")
+    inst = W, X, (k + draw(st.sampled_from([0.0, 0.5]), label="rho offset")) / d_in
+    assume(all(v > 0 for v in _layer_targets(inst).values()))  # both neighbours' masks differ from Wanda's
+    return inst
+
+
+def _layer_targets(inst):
+    """Entries where Wanda's mask differs from those of ‖X_i‖² scores and of |W| alone (float64 stand-ins
+    for search targets only)."""
+    W, X, rho = inst
+    k = pruning_baselines.count_pruned(rho, W.shape[0])
+    c = np.linalg.norm(X, axis=0)[:, None]
+
+    def mask(S):
+        out = np.ones_like(S)
+        for o in range(S.shape[1]):
+            out[np.argsort(S[:, o], kind="stable")[:k], o] = 0.0
+        return out
+
+    wanda = mask(np.abs(W) * c)
+    return {"entries apart from the ‖X_i‖² mask": float(np.sum(wanda != mask(np.abs(W) * c**2))),
+            "entries apart from the |W| mask": float(np.sum(wanda != mask(np.abs(W))))}
+
+
+@st.composite
+def _edge_layers(draw):
     """(W (d_in×d_out), X (n×d_in), ρ); ρ·d_in often an integer (spec §3: fair sweeps); X has exact zero
     columns sometimes (dead inputs, spec §2.2)."""
     d_in, d_out, n = draw(dims(1, 5), label="d_in"), draw(dims(1, 5), label="d_out"), draw(dims(1, 7), label="n")
@@ -202,7 +276,7 @@ def _layers(draw):
 @ADAPTERS("attention_pruning_wanda", signature="attention_pruning_wanda(W: (d_in, d_out), X: (n, d_in), rho) -> (d_in, d_out)",
           doc="Wanda (XW orientation): per output column, zero the k(ρ, d_in) smallest |W_io|·‖X[:, i]‖₂; no update",
           tolerance="k exact zeros per column; kept entries bit-identical; pruned score ≤ kept score·(1 + 4(n + 2)u)",
-          strategy=_layers)
+          strategy=_layers, targets=_layer_targets)
 def _wanda(inst, fn):
     W, X, rho = inst
     got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_wanda", shape=W.shape)
@@ -249,7 +323,7 @@ def _sparsegpt_gap(W, X, rho):
           doc="SparseGPT (XW orientation, unstructured, exact mode, B = 128, p = 0.01): mask by w²/U_ii², OBS updates",
           tolerance="mask = the slow reference's (instances with a saliency boundary gap < 1e-8 skipped); "
                     "‖Ŵ − W̃‖_F ≤ 64·d²·u·κ(H_λ)·(‖W‖_F + ‖W̃‖_F)",
-          strategy=_layers)
+          strategy=_layers, targets=_layer_targets)
 def _sparsegpt(inst, fn):
     W, X, rho = inst
     got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_sparsegpt", shape=W.shape)
@@ -273,22 +347,149 @@ def _sparsegpt(inst, fn):
         return within(err, tol, f"‖Ŵ − W̃‖_F = {mp.nstr(err, 5)}, κ(H_λ) = {mp.nstr(kappa, 5)}")
 
 
+_PRUNE_STEPS = 25
+_PRUNE_GAP = 1e-8
+_PRUNE_BAND = 0.01
+
+
+def _local_lipschitz(Xm, Wm, Mc):
+    """λ_max of the Hessian of L_rec at M = 1_{d×d}.  There c = 0, so the Hessian is the Gauss–Newton
+    JᵀJ exactly, J = ∂vec f̃/∂vec M with J[(i,j),(a,b)] = f_ij·W_ab·X_ia·(X_jb − Σ_k f_ik X_kb) (the
+    softmax's Jacobian through S = X(M∘W)Xᵀ; masked entries have f_ij = 0): derived here, not Thm 5.3."""
+    n, d = Xm.rows, Xm.cols
+    f = O.attention(Xm, Wm, Mc)
+    xbar = f * Xm  # row i: Σ_k f_ik X_k·
+    J = mp.matrix(n * n, d * d)
+    for i in range(n):
+        for j in range(n):
+            for a in range(d):
+                for b in range(d):
+                    J[i * n + j, a * d + b] = f[i, j] * Wm[a, b] * Xm[i, a] * (Xm[j, b] - xbar[i, b])
+    return max(linalg.eigvalsh(J.T * J))
+
+
+def _momentum_gd(Xm, Wm, lam, eta, Mc, steps):
+    """alg.gd_momentum from M0 = 1_{d×d}: V ← 0.9V + ∇L(M), M ← M − ηV (the gradient in the closed form,
+    which thm5.3 judges against numerical derivatives)."""
+    d = Wm.rows
+    M, V = mp.ones(d, d), mp.zeros(d, d)
+    for _ in range(steps):
+        V = V * mp.mpf("0.9") + O.gradient_closed_form(Xm, Wm, M, lam, Mc)
+        M = M - V * eta
+    return M
+
+
+def _prune_scores(M, W, score):
+    return M if score == "M" else _abs(linalg.entrywise(M, to_mp(W)))
+
+
+def _boundary_gap(S, k):
+    """The relative gap between the k-th and (k+1)-th smallest of the scores S (0 < k < size)."""
+    flat = sorted(S[i, j] for i in range(S.rows) for j in range(S.cols))
+    top = max(abs(flat[0]), abs(flat[-1]))
+    return (flat[k] - flat[k - 1]) / top if top else mp.mpf(0)
+
+
+def _prune_reference(X, W, lam, rho, causal, score):
+    """The reference of one instance, computed once (the search's target and its check share it)."""
+    key = (X.tobytes(), X.shape, W.tobytes(), W.shape, lam, rho, causal, score)
+    if key not in _PRUNE_CACHE:
+        _PRUNE_CACHE.clear()
+        try:
+            _PRUNE_CACHE[key] = _prune_masks(X, W, lam, rho, causal, score)
+        except HypothesisUnmet as exc:
+            _PRUNE_CACHE[key] = exc
+    value = _PRUNE_CACHE[key]
+    if isinstance(value, HypothesisUnmet):
+        raise value
+    return value
+
+
+_PRUNE_CACHE: dict = {}
+
+
+def _prune_masks(X, W, lam, rho, causal, score):
+    """(the reference mask at η = 1/L_loc, the mask of the small-step limit, the mask of the other score) of
+    alg.gd_momentum + alg.binarize; :class:`HypothesisUnmet` when the mask is not determined to float64's
+    reach (a boundary gap below 1e-8 of the largest score) or depends on the step within the band
+    [1/L_loc, 1/((1 − 0.05)L_loc)] an honest power-iteration estimate of λ_max (from below) may give."""
+    with mp.workdps(25):
+        Xm, Wm = to_mp(X), to_mp(W)
+        Mc = _mc(causal, X.shape[0])
+        L = _local_lipschitz(Xm, Wm, Mc) + lam
+        require(L > 0, "L_loc > 0 (the loss depends on M)")
+        k = pruning_baselines.binarize_count(rho, W.size)
+        masks = []
+        for eta in (1 / L, 1 / ((1 - mp.mpf(_PRUNE_BAND)) * L)):
+            M = _momentum_gd(Xm, Wm, lam, eta, Mc, _PRUNE_STEPS)
+            S = _prune_scores(M, W, score)
+            require(_boundary_gap(S, k) >= _PRUNE_GAP, "saliency boundary gap >= 1e-8 (no near-tie)")
+            masks.append(pruning_baselines.binarize_mask(S, rho))
+            if len(masks) == 1:
+                other = pruning_baselines.binarize_mask(_prune_scores(M, W, "MW" if score == "M" else "M"), rho)
+        require(masks[0] == masks[1], f"the mask does not depend on the step within {_PRUNE_BAND:g} of 1/L_loc")
+        small = pruning_baselines.binarize_mask(to_mp(np.abs(W)) if score == "MW" else _small_step_scores(Xm, Wm, Mc), rho)
+        return masks[0], small, other
+
+
+def _small_step_scores(Xm, Wm, Mc):
+    """The η → 0 limit of the learned M's ranking: from M = (1 − ε)1 the first non-uniform move is
+    ∝ −∇L_rec((1 − ε)1) ≈ εH·1, so small steps rank by H·1 (H the Hessian at 1)."""
+    d = Wm.rows
+    G = O.gradient_closed_form(Xm, Wm, mp.ones(d, d) * (1 - mp.mpf(10) ** -10), 0, Mc)
+    return G * -1
+
+
+@st.composite
+def _prune_instances(draw):
+    """(X, W, λ, ρ, causal, score) where the candidate rules differ: λ > 0 (else M never leaves 1_{d×d}),
+    n ≥ 2 (one token: f̃ ≡ 1 and only λ moves M), d ≥ 2, 0 < round(ρd²) < d², entries of X and W of magnitude 0.1 … 1 (a zero entry ties scores); X and W scaled by 10**s, s ∈ [−1, 0.5], as :func:`pruning_instances`."""
+    n, d = draw(dims(2, 4), label="n"), draw(dims(2, 3), label="d")
+    entries = st.tuples(st.sampled_from([1.0, -1.0]), scalars(0.1, 1.0)).map(lambda t: t[0] * t[1])  # no zeros: ties
+    X = draw(hnp.arrays(np.float64, (n, d), elements=entries), label="X") * 10.0 ** draw(
+        scalars(-1.0, 0.5), label="log10 scale X")
+    W = draw(hnp.arrays(np.float64, (d, d), elements=entries), label="W") * 10.0 ** draw(
+        scalars(-1.0, 0.5), label="log10 scale W")
+    lam = draw(scalars(0.05, 3.0), label="lambda")
+    k = draw(st.integers(1, d * d - 1), label="k zeros")
+    return X, W, lam, k / (d * d), draw(st.booleans(), label="causal"), draw(st.sampled_from(["M", "MW"]), label="score")
+
+
+def _prune_targets(inst):
+    """Entries where the reference mask differs from the masks of plausible neighbours (the small-step
+    limit, i.e. η ≪ 1/L_loc such as 1/L; the other score; the largest scores zeroed): the search climbs
+    towards instances that separate them."""
+    try:
+        want, small, other = _prune_reference(*inst)
+    except HypothesisUnmet:
+        return {}
+    d = inst[1].shape[0]
+    k = pruning_baselines.binarize_count(inst[3], d * d)
+    return {"entries apart from the small-step mask": float(sum(want[i, j] != small[i, j] for i in range(d) for j in range(d))),
+            "entries apart from the other score's mask": float(sum(want[i, j] != other[i, j] for i in range(d) for j in range(d))),
+            "min(k, d² − k)": float(min(k, d * d - k))}
+
+
 @ADAPTERS("attention_pruning_prune",
           signature="attention_pruning_prune(X, W, lam, rho, causal, score='M', steps=300) -> (d, d) array",
-          doc="the experiments' method: momentum-0.9 GD on L (η = 1/L_loc, M0 = 1), binarised at ρ by M or |M∘W|; "
-              "returns M_bin∘W",
-          tolerance="structural: every entry is W_ij or exactly 0, with at least round(ρd²) zeros and at most "
-                    "round(ρd²) + #{W_ij = 0}",
-          strategy=lambda: st.tuples(pruning_instances(max_n=5, max_d=4), scalars(0.0, 1.0),
-                                     st.sampled_from(["M", "MW"])), max_examples=10)
+          doc="the experiments' method: momentum-0.9 GD on L (η = 1/L_loc, L_loc = λ + λ_max(∇²L_rec(1_{d×d})), "
+              "M0 = 1), binarised at ρ by M or |M∘W|; returns M_bin∘W",
+          tolerance=f"exact: M_bin∘W for the reference M after the given steps ({_PRUNE_STEPS} in the search) at "
+                    f"η = 1/L_loc (50-digit λ_max); instances whose boundary score gap is < {_PRUNE_GAP:g} of the "
+                    f"largest score, or whose mask changes for η up to 1/((1 − {_PRUNE_BAND:g})L_loc), skipped",
+          strategy=_prune_instances, max_examples=10, targets=_prune_targets)
 def _prune(inst, fn):
-    (X, W, _, lam, causal), rho, score = inst
-    got = output(fn(X.copy(), W.copy(), lam, rho, causal, score, 50), "attention_pruning_prune", shape=W.shape)
-    k = pruning_baselines.binarize_count(rho, W.size)
-    foreign = int(np.sum((got != 0) & (got != W)))
-    zeros = int(np.sum(got == 0))
-    bad = foreign + max(0, k - zeros) + max(0, zeros - k - int(np.sum(W == 0)))
-    return within(bad, 0, f"{foreign} entries neither W_ij nor 0; {zeros} zeros for k = {k}")
+    X, W, lam, rho, causal, score = inst
+    want, small, other = _prune_reference(X, W, lam, rho, causal, score)
+    got = output(fn(X.copy(), W.copy(), lam, rho, causal, score, _PRUNE_STEPS), "attention_pruning_prune",
+                 shape=W.shape)
+    d = W.shape[0]
+    expect = np.array([[float(want[i, j]) * W[i, j] for j in range(d)] for i in range(d)])
+    wrong = int(np.sum(got != expect))
+    flat = [int(want[i, j]) for i in range(d) for j in range(d)]
+    return within(wrong, 0, f"{wrong} entries differ from M_bin∘W; reference M_bin = {flat} (row-major), "
+                  f"small-step mask {[int(small[i, j]) for i in range(d) for j in range(d)]}, other score's "
+                  f"{[int(other[i, j]) for i in range(d) for j in range(d)]}")
 
 
 @ADAPTERS("attention_pruning_iteration_flops", signature="attention_pruning_iteration_flops(n: int, d: int) -> float",
