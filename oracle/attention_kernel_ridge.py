@@ -21,7 +21,7 @@ import numpy as np
 from mpmath import mp
 
 from . import linalg
-from .precision import check_int, to_mp
+from .precision import check_int, check_mp, to_mp
 
 __all__ = [
     "MAX_DEGREE",
@@ -61,7 +61,7 @@ def _square(K, name="K"):
 
 
 def _positive(lam, name="lam"):
-    lam = mp.mpf(lam)
+    lam = mp.mpf(check_mp(lam, name, ndim=0))
     if not mp.isfinite(lam) or lam <= 0:
         raise ValueError(f"{name}={mp.nstr(lam, 5)} must be a finite number > 0")
     return lam
@@ -126,7 +126,7 @@ def taylor_remainder(X, q: int):
 def taylor_tail(r, n: int, q: int):
     """``n · Σ_{l>q} r^{2l}/l! = n · e^{r²} · P(q+1, r²)`` (def.Q), P the regularized lower
     incomplete gamma: the Frobenius bound on ``‖K − Q_q‖`` when every ``‖x_i‖ ≤ r``."""
-    r = mp.mpf(r)
+    r = mp.mpf(check_mp(r, "r", ndim=0))
     if not mp.isfinite(r) or r < 0:
         raise ValueError(f"r={mp.nstr(r, 5)} must be a finite number >= 0")
     n = check_int(n, "n", minimum=1)

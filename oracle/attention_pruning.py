@@ -205,6 +205,7 @@ def gradient_closed_form(X, W, M, lam, Mc=None):
     """The paper's closed form ∇_M L(M) = W ∘ (Xᵀp(M)X) + λM (Thm 5.3 = Thm C.5).  Judged against
     :func:`gradient_numerical`, never used as the truth."""
     lam = check_lambda(lam)
+    _check_problem(X, W, M, Mc)
     return entrywise(W, X.T * p_parts(X, W, M, Mc)[2] * X) + M * lam
 
 
@@ -258,6 +259,9 @@ def pl_constants(X, W, lam, delta) -> dict:
     λd/μ (Lemma 5.5), α1 = 6√n max|W| ‖X‖_F² λd, κ = μ/2, β = λ_min(XXᵀ) (spec def.mu_xi).  ``delta``
     is the δ of the hypothesis min f̃ ≥ δ (the caller's choice: at one point or over a trajectory)."""
     lam = check_lambda(lam)
+    check_mp(X, "X", ndim=2)
+    check_mp(W, "W", ndim=2)
+    delta = check_mp(delta, "delta", ndim=0)
     n, d = X.rows, X.cols
     beta = min(eigvalsh(X * X.T))
     kappa = min_abs(W) * beta * mp.mpf(delta)

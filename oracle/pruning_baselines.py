@@ -15,6 +15,7 @@ import math
 from mpmath import mp
 
 from .attention_pruning import check_ratio
+from .precision import check_mp
 
 __all__ = ["binarize_count", "binarize_mask", "count_pruned", "sparsegpt", "wanda"]
 
@@ -41,6 +42,7 @@ def _stable_smallest(scores, k):
 def binarize_mask(scores, rho):
     """M_bin ∈ {0,1}^{d×d} (as an mp.matrix): exactly k = round(ρd²) zeros at the smallest scores,
     ties broken by the row-major flattened index (spec def.binarize)."""
+    check_mp(scores, "scores", ndim=2)
     d1, d2 = scores.rows, scores.cols
     flat = [scores[i, j] for i in range(d1) for j in range(d2)]
     zero = _stable_smallest(flat, binarize_count(rho, d1 * d2))
@@ -50,6 +52,8 @@ def binarize_mask(scores, rho):
 def wanda(W, X, rho):
     """Wanda (spec §1): S[i, o] = |W[i, o]|·‖X[:, i]‖₂; in each output column o prune the k(ρ, d_in)
     smallest (stable: lower i first).  Returns (W̃, mask)."""
+    check_mp(W, "W", ndim=2)
+    check_mp(X, "X", ndim=2)
     d_in, d_out = W.rows, W.cols
     if X.cols != d_in:
         raise ValueError(f"X must have d_in = {d_in} columns, got {X.cols}")
@@ -76,6 +80,8 @@ def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp=0.01):
     Returns (W̃, mask, loss) with loss = Σ_i Σ_o e_o²/2 in the normalisation of spec §2.5
     (e_o = ŵ_i/U_ii, U_ii² = [H_F⁻¹]₀₀).
     """
+    check_mp(W, "W", ndim=2)
+    check_mp(X, "X", ndim=2)
     d_in, d_out = W.rows, W.cols
     if X.cols != d_in:
         raise ValueError(f"X must have d_in = {d_in} columns, got {X.cols}")
