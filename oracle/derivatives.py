@@ -38,11 +38,20 @@ only precision is raised).  Tested in ``tests/test_oracle_derivatives.py`` again
 re-evaluates its derivatives at a doubled ``T``, hence with steps ``2^-T`` times smaller: a truncation error shows there as
 disagreement between precisions.
 
+**Scale check.**  Before the entries are computed, the step is checked against the scale on which ``f``
+varies: along every coordinate the first derivative (and, for Hessians, the second) at steps ``h_i``
+must agree, within the entry's tolerance, with the one at steps ``h_i·2^-RESOLVE_BITS``; where they do
+not (``sin(x/10⁻⁶⁰)`` at 0, whose scale is below the step), all steps are shrunk by 2^-s for s = 8, 16,
+32, … (the working precision raised with them) until two successive steps agree, and up to
+``s = MAX_SHIFT_FACTOR·T`` bits; beyond, :class:`~oracle.UndecidableError`.  Where the first check
+passes, the entries are those of the unshrunk steps.
+
 **Raises:** ``ValueError`` naming the argument when ``x`` (or ``y``) is not a non-empty column of
 finite reals (NaN, ±inf, ``mpc``, complex and non-numbers are refused), when ``f`` is not callable
 or returns anything but a finite real (a finite real column, for :func:`jacobian`) on the stencil;
 :class:`~oracle.UndecidableError` when successive passes at raised precision keep disagreeing beyond
-the tolerance (``f`` loses precision erratically) until ``MAX_WP_FACTOR·T + 2Z`` working bits.
+the tolerance (``f`` loses precision erratically) until ``MAX_WP_FACTOR·T + 2Z`` working bits, and
+when no step down to ``2^-(MAX_SHIFT_FACTOR·T)`` times the first resolves the scale of ``f``.
 """
 
 from __future__ import annotations
@@ -53,7 +62,8 @@ from mpmath.libmp import from_man_exp, mpf_add
 
 from .precision import UndecidableError, check_mp
 
-__all__ = ["MAX_WP_FACTOR", "NOISE_GUARD", "STEP_GUARD", "ZERO_BITS", "cross_hessian", "gradient", "hessian", "jacobian"]
+__all__ = ["MAX_SHIFT_FACTOR", "MAX_WP_FACTOR", "NOISE_GUARD", "RESOLVE_BITS", "STEP_GUARD", "ZERO_BITS", "cross_hessian",
+           "gradient", "hessian", "jacobian"]
 
 #: bits by which a step lies below the caller's precision relative to its coordinate: h_i = σ_i·2^-(T+STEP_GUARD).
 STEP_GUARD = 16
@@ -66,6 +76,10 @@ ZERO_BITS = 256
 #: the working precision is never raised beyond MAX_WP_FACTOR·T + 2·(ZERO_BITS + 2R) bits (then UndecidableError).
 MAX_WP_FACTOR = 16
 _PASSES = 6
+#: the scale check compares derivatives at steps h and h·2^-RESOLVE_BITS.
+RESOLVE_BITS = 8
+#: steps are shrunk by at most 2^-(MAX_SHIFT_FACTOR·T) to resolve the scale of f (then UndecidableError).
+MAX_SHIFT_FACTOR = 4
 
 
 def _point(x, name):
@@ -92,12 +106,12 @@ def _scale_exp(v) -> int:
 class _Stencil:
     """Evaluations of ``f`` at exact points x + Σ k_i h_i e_i, cached per (precision, offsets)."""
 
-    def __init__(self, f, pt, target, vector):
+    def __init__(self, f, pt, target, vector, shift=0):
         if not callable(f):
             raise ValueError(f"f={f!r} must be callable")
-        self.f, self.pt, self.target, self.vector = f, pt, target, vector
+        self.f, self.pt, self.target, self.vector, self.shift = f, pt, target, vector, shift
         self.sexp = [_scale_exp(v) for v in pt]
-        self.hexp = [e - target - STEP_GUARD for e in self.sexp]
+        self.hexp = [e - target - STEP_GUARD - shift for e in self.sexp]
         self.cache = {}
         self.rows = None
         self.measured = self.measured_at = None
@@ -105,7 +119,7 @@ class _Stencil:
         self.spread = max(exps) - min(exps)  # R: exponents of the nonzero coordinates and of 1
         self.zero_bits = 2 * target + ZERO_BITS + 2 * self.spread  # Z
         # first-pass precisions at which the noise of any entry is already under the zero floor
-        low = -min(self.sexp)
+        low = shift - min(self.sexp)
         self.wp1 = self.zero_bits + target + STEP_GUARD + NOISE_GUARD + low + 8
         self.wp2 = self.zero_bits + 2 * (target + STEP_GUARD + low) + NOISE_GUARD + 8
 
@@ -191,11 +205,12 @@ def _entry(st: _Stencil, terms, step_exp, wp0):
     st.measure_error(terms[0][1], wp0)
     for _ in range(_PASSES):
         sums, mags, noise = st.combine(terms, wp, step_exp)
-        need = 0
+        need, tols = 0, []
         for r, (d, F, nz) in enumerate(zip(sums, mags, noise)):
             if not F:  # f ≡ 0 on this entry's stencil: the floor is relative to |f| where its error was measured
                 F = st.measured_scale(r)
             tol = max(mp.ldexp(abs(d), -T - 4), mp.ldexp(F, -zero_bits))
+            tols.append(tol)
             if nz > tol:
                 need = max(need, int(mp.log(nz / tol, 2)) + 8)
             if prev is not None and abs(d - prev[r]) > 2 * tol:
@@ -203,6 +218,7 @@ def _entry(st: _Stencil, terms, step_exp, wp0):
                 # what the noise model got wrong, so assume only half the modelled rate
                 need = max(need, 32, 2 * int(mp.log(abs(d - prev[r]) / tol, 2)) + 8)
         if need == 0:
+            st.tols = tols
             return sums
         prev, wp = sums, wp + need
         if wp > cap:
@@ -224,6 +240,40 @@ def _second(st, i, j):
     return _entry(st, terms, st.hexp[i] + st.hexp[j] + 2, st.wp2)
 
 
+def _agree(st, fine, probes) -> bool:
+    """Whether every probe (a function of a stencil giving one derivative) agrees on ``st`` and on ``fine``
+    (steps 2^-RESOLVE_BITS times smaller) to within twice the larger of their tolerances."""
+    for probe in probes:
+        coarse = probe(st)
+        tol_c = st.tols
+        values = probe(fine)
+        for a, b, t1, t2 in zip(coarse, values, tol_c, fine.tols):
+            if abs(a - b) > 2 * max(t1, t2):
+                return False
+    return True
+
+
+def _resolved(f, pt, vector, second=False) -> _Stencil:
+    """A stencil whose steps resolve the scale of ``f`` (module docstring, "Scale check"): the first
+    (and with ``second`` the diagonal second) derivative along every coordinate agree at steps h and
+    h·2^-RESOLVE_BITS; the steps shrink by 2^-s, s = 8, 16, 32, …, until they do."""
+    T = mp.prec
+    st, shift = _Stencil(f, pt, T, vector), 0
+    probes = [lambda s, i=i: _first(s, i) for i in range(len(pt))]
+    if second:
+        probes += [lambda s, i=i: _second(s, i, i) for i in range(len(pt))]
+    while True:
+        fine = _Stencil(f, pt, T, vector, shift + RESOLVE_BITS)
+        if _agree(st, fine, probes):
+            return st
+        shift = max(RESOLVE_BITS, 2 * shift)
+        if shift > MAX_SHIFT_FACTOR * T:
+            raise UndecidableError(f"the steps cannot resolve the scale of f: its derivatives at steps h and "
+                                   f"h·2^-{RESOLVE_BITS} still disagree after shrinking the steps by 2^-{shift // 2} "
+                                   f"(f varies on a scale below the step, or is not differentiable there)")
+        st = _Stencil(f, pt, T, vector, shift)
+
+
 def _result(rows):
     """Round entries computed at raised precision to the caller's precision."""
     return mp.matrix([[+v for v in row] for row in rows])
@@ -232,21 +282,21 @@ def _result(rows):
 def gradient(f, x):
     """∇f(x) for ``f``: n×1 ``mp.matrix`` → ``mpf``; returns an n×1 ``mp.matrix`` (module docstring:
     ``mp.dps`` digits per entry above the zero floor, any magnitude)."""
-    st = _Stencil(f, _point(x, "x"), mp.prec, vector=False)
+    st = _resolved(f, _point(x, "x"), vector=False)
     return _result([[_first(st, i)[0]] for i in range(len(st.pt))])
 
 
 def jacobian(F, x):
     """Jacobian of ``F``: n×1 ``mp.matrix`` → m×1 ``mp.matrix``; returns m×n (one pair of evaluations
     of ``F`` per column; each component has its own magnitude and zero floor)."""
-    st = _Stencil(F, _point(x, "x"), mp.prec, vector=True)
+    st = _resolved(F, _point(x, "x"), vector=True)
     cols = [_first(st, i) for i in range(len(st.pt))]
     return _result([[cols[i][r] for i in range(len(cols))] for r in range(st.rows)])
 
 
 def hessian(f, x):
     """∇²f(x) for ``f``: n×1 ``mp.matrix`` → ``mpf``; returns a symmetric n×n ``mp.matrix``."""
-    st = _Stencil(f, _point(x, "x"), mp.prec, vector=False)
+    st = _resolved(f, _point(x, "x"), vector=False, second=True)
     n = len(st.pt)
     H = [[None] * n for _ in range(n)]
     for i in range(n):
@@ -262,6 +312,6 @@ def cross_hessian(f, x, y):
     if not callable(f):
         raise ValueError(f"f={f!r} must be callable")
     k, m = len(px), len(py)
-    st = _Stencil(lambda w: f(mp.matrix([w[i] for i in range(k)]), mp.matrix([w[k + j] for j in range(m)])),
-                  px + py, mp.prec, vector=False)
+    st = _resolved(lambda w: f(mp.matrix([w[i] for i in range(k)]), mp.matrix([w[k + j] for j in range(m)])),
+                   px + py, vector=False, second=True)
     return _result([[_second(st, a, k + b)[0] for b in range(m)] for a in range(k)])
