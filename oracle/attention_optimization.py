@@ -18,7 +18,7 @@ from mpmath import mp
 
 from . import derivatives
 from .linalg import diag, dot, entrywise, exp_entrywise, kron
-from .precision import as_float_array, check_mp, to_mp
+from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
            "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
@@ -89,9 +89,10 @@ def kron_block(A1, A2, j0: int):
 
 def u_row(A1, A2, x, j0: int):
     """u(x)_{j0} = exp(𝖠_{j0} x) (Def 4.8)."""
+    K = kron_block(A1, A2, j0)  # validates A1, A2 (mp.matrix) first
     if not isinstance(x, mp.matrix) or x.cols != 1 or x.rows != A1.cols ** 2:
-        raise ValueError(f"x must be a d²×1 mp.matrix column, d = A1.cols = {A1.cols}")
-    return exp_entrywise(kron_block(A1, A2, j0) * x)
+        raise ValueError(f"x must be a d²×1 mp.matrix column, d = A1.cols = {A1.cols} (convert with oracle.to_mp)")
+    return exp_entrywise(K * x)
 
 
 def alpha_row(A1, A2, x, j0: int):
@@ -127,6 +128,7 @@ def L_entry(A1, A2, A3, B, x, y, j0: int, i0: int):
 
 def softmax_matrix(A1, A2, X):
     """S(X) = D(X)⁻¹ exp(A1 X A2ᵀ), D(X) = diag(exp(A1 X A2ᵀ) 1_n) (matrix route, no Kronecker)."""
+    _mats(A1=A1, A2=A2, X=X)
     E = exp_entrywise(A1 * X * A2.T)
     return mp.matrix([[E[r, c] / mp.fsum(E[r, k] for k in range(E.cols)) for c in range(E.cols)]
                       for r in range(E.rows)])
@@ -134,12 +136,14 @@ def softmax_matrix(A1, A2, X):
 
 def loss_matrix_form(A1, A2, A3, B, X, Y):
     """L(X, Y) = ‖D(X)⁻¹ exp(A1 X A2ᵀ) A3 Y − B‖_F² (Def 1.2, no ½)."""
+    _mats(A3=A3, B=B, Y=Y)
     R = softmax_matrix(A1, A2, X) * A3 * Y - B
     return mp.fsum(R[i, j] ** 2 for i in range(R.rows) for j in range(R.cols))
 
 
 def multiple_softmax_loss(A1, A2, X, B):
     """Def 1.4 Part 2: ‖D(X)⁻¹ exp(A1 X A2ᵀ) − B‖_F², B ∈ R^{n×n}."""
+    _mats(B=B)
     R = softmax_matrix(A1, A2, X) - B
     return mp.fsum(R[i, j] ** 2 for i in range(R.rows) for j in range(R.cols))
 
@@ -148,6 +152,7 @@ def L_half(A1, A2, A3, B, x, y):
     """L_half(x, y) = Σ_{j0,i0} L(x, y)_{j0,i0} = ½ L (spec def.loss; all gradient and Hessian
     statements are for this normalisation)."""
     # L_entry's terms, with each f(x)_{j0} and h(y)_{i0} computed once (not once per entry)
+    _mats(B=B)
     f = [f_row(A1, A2, x, j0) for j0 in range(A1.rows)]
     h = [h_col(A3, y, i0) for i0 in range(A3.cols)]
     return mp.fsum((dot(f[j0], h[i0]) - B[j0, i0]) ** 2 / 2 for j0 in range(A1.rows) for i0 in range(A3.cols))
@@ -172,6 +177,7 @@ def B_xy_paper(f, h, c):
 def grad_x_matrix_form(A1, A2, A3, B, X, Y):
     """Lemma 5.4 (alg.grad_x_matrix): A1ᵀ Q A2 with P = C Hᵀ, Q = S∘P − diag((S∘P)1_n) S, where
     S = softmax_matrix, H = A3 Y, C = S H − B."""
+    _mats(A3=A3, B=B, Y=Y)
     S = softmax_matrix(A1, A2, X)
     H = A3 * Y
     P = (S * H - B) * H.T
@@ -183,6 +189,7 @@ def grad_x_matrix_form(A1, A2, A3, B, X, Y):
 
 def grad_y_matrix_form(A1, A2, A3, B, X, Y):
     """Lemma 5.5 (alg.grad_y): A3ᵀ Sᵀ (S A3 Y − B)."""
+    _mats(A3=A3, B=B, Y=Y)
     S = softmax_matrix(A1, A2, X)
     return A3.T * S.T * (S * A3 * Y - B)
 
@@ -223,6 +230,9 @@ def instance(A1, A2, A3, B, X=None, Y=None, *, need_n_ge_d: bool = False):
 
 def unvec_cols(y, d: int):
     """Y from y, the inverse of :func:`vec_cols` (y[i0·d + i1] = Y[i1, i0])."""
+    check_mp(y, "y", ndim=1)
+    if check_int(d, "d", minimum=1) ** 2 != y.rows:
+        raise ValueError(f"y has {y.rows} entries, must have d² = {d * d}")
     return mp.matrix([[y[i0 * d + i1] for i0 in range(d)] for i1 in range(d)])
 
 
@@ -243,6 +253,7 @@ def L_reg_xy(A1, A2, A3, w, x, y, reading: str = "b"):
     or (d/2)‖A1 X A2ᵀ W‖_F² (reading a), W = diag(w) (spec def.reg_x, def.reg_y), summed as
     first-principles sums over the entries, so their Hessians are independent of the stated ones."""
     _check_reading(reading)
+    _mats(A1=A1, A2=A2, A3=A3, w=w, x=x, y=y)
     n, d = A1.rows, A1.cols
     if reading == "b" and any(w[i] < 0 for i in range(n)):
         raise ValueError("w must be >= 0 under reading (b) (W^{1/2})")
@@ -262,19 +273,26 @@ def L_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     return base if w is None else base + L_reg_xy(A1, A2, A3, w, x, y, reading)
 
 
-def _z_fn(A1, A2, A3, B, w, reading):
+def _mats(**values):
+    """Each value an mp.matrix of finite reals (numpy data: convert with oracle.to_mp), or ValueError naming it."""
+    for name, value in values.items():
+        check_mp(value, name, ndim=2)
+
+
+def _z_fn(A1, A2, A3, B, w, reading, x, y):
+    _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y, **({} if w is None else {"w": w}))
     k = A1.cols ** 2
     return lambda z: L_tot(A1, A2, A3, B, w, z[0:k, 0], z[k:2 * k, 0], reading)
 
 
 def gradient_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     """∇L_tot at z = (x, y) by numerical differentiation (2d² × 1)."""
-    return derivatives.gradient(_z_fn(A1, A2, A3, B, w, reading), mp.matrix(list(x) + list(y)))
+    return derivatives.gradient(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)))
 
 
 def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     """∇²L_tot at z = (x, y) by numerical differentiation (2d² × 2d²; w = None: of L_half alone)."""
-    return derivatives.hessian(_z_fn(A1, A2, A3, B, w, reading), mp.matrix(list(x) + list(y)))
+    return derivatives.hessian(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)))
 
 
 def hessian_blocks(A1, A2, A3, B, x, y):
@@ -309,6 +327,7 @@ def reg_hessian(A1, A2, A3, w, reading: str = "b"):
     """The regulariser's Hessian as stated (spec def.reg_x, def.reg_y): blockdiag(H_reg,x, H_reg,y),
     H_reg,x = d·(A1ᵀA1) ⊗ (A2ᵀW^pA2) (p = 1 reading b, 2 reading a), H_reg,y = I_d ⊗ A3ᵀW²A3."""
     _check_reading(reading)
+    _mats(A1=A1, A2=A2, A3=A3, w=w)
     d = A1.cols
     p = 1 if reading == "b" else 2
     Hx = kron(A1.T * A1, A2.T * mp.diag([w[i] ** p for i in range(w.rows)]) * A2) * d
@@ -325,8 +344,8 @@ def minimiser(A1, A2, A3, B, w, x0, y0, reading: str = "b", *, tol=None, max_ite
     derivatives (no closed form), stopped when ‖∇L_tot‖ ≤ tol (default 10^{−(dps − 10)}).
     Raises ``ValueError`` if it does not converge or the Hessian is not positive definite there."""
     tol = mp.mpf(10) ** (-(mp.dps - 10)) if tol is None else tol
+    fn = _z_fn(A1, A2, A3, B, w, reading, x0, y0)
     k = A1.cols ** 2
-    fn = _z_fn(A1, A2, A3, B, w, reading)
     z = mp.matrix(list(x0) + list(y0))
     for _ in range(max_iter):
         g = derivatives.gradient(fn, z)
@@ -370,6 +389,7 @@ def G_xy_four(f, h, c):
 
 def hessian_xx_paper(A1, A2, A3, B, x, y):
     """The paper's H(x) = Σ_{j0,i0} 𝖠_{j0}ᵀ B_paper 𝖠_{j0} (Def 7.3, Lemma 7.4)."""
+    _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
     d = A1.cols
     H = mp.zeros(d * d, d * d)
     for j0 in range(A1.rows):
@@ -382,6 +402,7 @@ def hessian_xx_paper(A1, A2, A3, B, x, y):
 
 def hessian_xy_paper(A1, A2, A3, B, x, y):
     """The paper's H_xy = [H_{x,y_1}, …, H_{x,y_d}], H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3 (Def 11.3)."""
+    _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
     d = A1.cols
     H = mp.zeros(d * d, d * d)
     for i0 in range(d):
