@@ -108,6 +108,18 @@ def test_registry_knows_only_the_papers_of_claims_tsv():
         paper("no_such_paper")
 
 
+def test_registry_select_imports_only_the_matching_papers():
+    """``select`` imports only the paper packages that hold a matching id (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from properties.registry import paper_names, select; "
+            "ids = [c.id for c in select(['softmax_regression.fact4.2.p1'])]; "
+            "print(ids, sorted(n for n in paper_names() if 'properties.' + n in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip() == "['softmax_regression.fact4.2.p1'] ['softmax_regression']", out.stdout + out.stderr
+
+
 def test_shipped_claims_tsv_matches_shared_spec():
     """properties/claims.tsv is a verbatim copy of shared/spec/claims.tsv (when shared/ is beside the repo)."""
     import pathlib
