@@ -63,6 +63,8 @@ def _bits_check(fn, args, rebuild, expect):
             return _verdict(False, f"bits[{key!r}].shape={arr.shape}, must be {shape}")
         if dtype_kind == "i" and not np.issubdtype(arr.dtype, np.integer):
             return _verdict(False, f"bits[{key!r}].dtype={arr.dtype} must be an integer dtype")
+        if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):  # NaN ≠ NaN: not a determinism failure
+            return _verdict(False, f"bits[{key!r}] holds NaN or inf (must be finite)")
     again = fn(*args)
     if not (isinstance(again, dict) and _same_bits(bits, again)):
         return _verdict(False, f"seed={args[-1]} gave different bits on two calls (must be deterministic)")
