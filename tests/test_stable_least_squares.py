@@ -26,28 +26,63 @@ def _x(res):
     return np.asarray(res.x)
 
 
-@pytest.mark.parametrize("kappa, residual", [(1e6, 1.0), (1e10, 1e-10), (1.0, 1e-3)])
-def test_spir_errors_within_10x_of_householder_qr(kappa, residual):
+U = 2.0**-53
+C = 10.0
+"""The modest constant of the stability rule (:func:`_stability`): the theorem's constant is a
+low-degree polynomial in n, d; SPIR's measured ratios are at most 2.3 (backward, in units of u) and
+2.2 (forward, in units of the bound; at most 0.16 for κ ≥ 1e6) over 12 instances × 4 keys of each of
+(κ, ‖r‖/‖Ax‖) = (1e10, 1), (1e12, 1e-3), (1e6, 1), (1e10, 1e-10), (1, 1e-3), (1e12, 1), with
+OpenBLAS's Haswell and Prescott kernels; Householder QR's backward error reaches 5.5·u there."""
+
+
+def _stability(inst, x):
+    """``(forward, backward)``: ``‖x − x*‖/‖x*‖`` over the backward-stable bound
+    ``κu(1 + κ‖r*‖/(‖A‖‖x*‖))``, and the Karlson–Waldén backward error over ``u``.
+
+    A backward-stable solver returns the exact solution of ``(A + ΔA, b + Δb)`` with
+    ``‖ΔA‖ ≤ c·u‖A‖``, ``‖Δb‖ ≤ c·u‖b‖``; first-order perturbation theory (Wedin; Higham, *Accuracy
+    and Stability of Numerical Algorithms*, 2nd ed., Thm 20.1) then bounds its forward error by
+    ``c·κu(2 + (κ + 1)‖r‖/(‖A‖‖x‖))``.  ``x*`` is exact for the unrounded ``UΣVᵀ`` (the float64
+    ``A``, ``b`` are its rounding, one more perturbation of order ``u``).  This is what the
+    mathematics guarantees (Epperly, Meier, Nakatsukasa 2024, for SPIR): Householder QR's own
+    forward error is one sample below that bound, which swings by 20× with the BLAS kernels'
+    rounding (seed 3, κ = 1e6, residual 1: 0.002 of the bound with OpenBLAS's Haswell kernels,
+    0.029 with Prescott), so it is no yardstick."""
+    kappa = inst.sigma[0] / inst.sigma[-1]
+    nx = np.linalg.norm(inst.x)
+    bound = kappa * U * (1 + kappa * inst.opt / (inst.sigma[0] * nx))
+    return np.linalg.norm(np.asarray(x) - inst.x) / nx / bound, bench.karlson_walden(inst, x) / U
+
+
+@pytest.mark.parametrize("kappa, residual", [(1e6, 1.0), (1e10, 1e-10), (1e10, 1.0), (1.0, 1e-3)])
+def test_spir_is_backward_and_forward_stable(kappa, residual):
+    """SPIR's guarantee (Epperly, Meier, Nakatsukasa 2024): backward error O(u), hence forward error
+    within a modest multiple of the backward-stable bound, for every sketch key."""
     inst = bench.make_instance(2048, 16, kappa, residual, seed=3)
-    x_qr = bench._qr(inst.A, inst.b)
-    x = _x(spir(inst.A, inst.b, key=0))
-    fe, fe_qr = np.linalg.norm(x - inst.x), np.linalg.norm(x_qr - inst.x)
-    be, be_qr = bench.karlson_walden(inst, x), bench.karlson_walden(inst, x_qr)
-    assert fe <= 10 * fe_qr, f"forward error {fe:.3g} > 10 × QR's {fe_qr:.3g} [kappa={kappa}, residual={residual}]"
-    assert be <= 10 * max(be_qr, 2.0**-53), f"backward error {be:.3g} > 10 × QR's {be_qr:.3g} [kappa={kappa}]"
+    qr = _stability(inst, bench._qr(inst.A, inst.b))
+    for key in range(3):
+        forward, backward = _stability(inst, _x(spir(inst.A, inst.b, key=key)))
+        where = f"[kappa={kappa}, residual={residual}, key={key}; Householder QR: {qr[0]:.3g}, {qr[1]:.3g}]"
+        assert backward <= C, f"backward error {backward:.3g}·u > {C:g}·u {where}"
+        assert forward <= C, f"forward error {forward:.3g} × the backward-stable bound > {C:g} × {where}"
+
+
+def test_the_stability_rule_fails_the_sketch_and_solve_start():
+    """The rule can fail: the sketch-and-solve start ``x₀`` (no CGLS iteration) is off by far."""
+    inst = bench.make_instance(2048, 16, 1e6, 1.0, seed=3)
+    forward, backward = _stability(inst, _x(spir(inst.A, inst.b, key=0, max_iterations=0)))
+    assert forward > 1e3 * C and backward > 1e3 * C, (forward, backward)
 
 
 def test_one_refinement_is_not_backward_stable_two_are():
     """Plain sketch-and-precondition (refinements=1) on an ill-conditioned, large-residual problem:
-    its backward error exceeds QR's by orders of magnitude (Meier et al. 2024); the second refinement
-    (SPIR) brings it back to QR's level."""
+    its backward error exceeds u by orders of magnitude (Meier et al. 2024; measured 1e4·u and more
+    at κ = 1e6); the second refinement (SPIR) brings it back to O(u)."""
     inst = bench.make_instance(2048, 16, 1e10, 1.0, seed=3)
-    be_qr = bench.karlson_walden(inst, bench._qr(inst.A, inst.b))
-    be_1 = bench.karlson_walden(inst, _x(spir(inst.A, inst.b, key=0, refinements=1)))
-    be_2 = bench.karlson_walden(inst, _x(spir(inst.A, inst.b, key=0, refinements=2)))
-    floor = max(be_qr, 2.0**-53)  # QR's estimate here is below u; backward stability means η ≲ c·u
-    assert be_1 >= 100 * floor, f"one refinement: backward error {be_1:.3g} vs QR's {be_qr:.3g}"
-    assert be_2 <= 10 * floor, f"two refinements: backward error {be_2:.3g} vs QR's {be_qr:.3g}"
+    _, be_1 = _stability(inst, _x(spir(inst.A, inst.b, key=0, refinements=1)))
+    _, be_2 = _stability(inst, _x(spir(inst.A, inst.b, key=0, refinements=2)))
+    assert be_1 >= 10 * C, f"one refinement: backward error {be_1:.3g}·u"
+    assert be_2 <= C, f"two refinements: backward error {be_2:.3g}·u"
 
 
 def test_spir_reports_and_is_reproducible():
@@ -55,8 +90,24 @@ def test_spir_reports_and_is_reproducible():
     r1, r2 = spir(inst.A, inst.b, key=7), spir(inst.A, inst.b, key=7)
     assert np.array_equal(_x(r1), _x(r2)), "same key, different x"
     assert r1.sketch == "countsketch" and r1.sketch_rows == 32 and r1.qr_shape == (32, 8), r1
-    assert len(r1.iterations) == 2 and all(r1.converged), r1
-    assert r1.matvecs == sum(r1.iterations) + 2, r1
+    assert len(r1.iterations) == 2 and all(r1.converged) and r1.backward_error <= 2 * U, r1
+    assert r1.matvecs == sum(r1.iterations) + 3, r1  # one residual per refinement, and the last iterate's
+
+
+def test_the_backward_error_rule_refines_while_the_estimate_exceeds_2u():
+    """From the second refinement on, SPIR refines further while its sketched backward-error estimate
+    exceeds 2u, up to max_refinements (module docstring, step 4): the first refinements are those of
+    plain SPIR, and the result either meets 2u or used every refinement allowed."""
+    inst = bench.make_instance(2048, 16, 1e10, 1.0, seed=3)
+    for key in range(6):
+        two = spir(inst.A, inst.b, key=key, max_refinements=2)
+        res = spir(inst.A, inst.b, key=key)
+        assert res.iterations[:2] == two.iterations, (key, res.iterations, two.iterations)
+        if len(res.iterations) == 2:
+            assert res.backward_error == two.backward_error <= 2 * U and np.array_equal(_x(res), _x(two)), (key, res)
+        else:
+            assert two.backward_error > 2 * U and res.backward_error <= two.backward_error, (key, res, two)
+            assert res.backward_error <= 2 * U or len(res.iterations) == 4, (key, res)
 
 
 def test_spir_square_and_one_row_use_the_identity_sketch():
@@ -87,6 +138,7 @@ def test_spir_scales_without_overflow():
     (dict(sparsity=0), "sparsity=0 must be >= 1"),
     (dict(refinements=0), "refinements=0 must be >= 1"),
     (dict(refinements=True), "refinements=True must be an int"),
+    (dict(max_refinements=1), "max_refinements=1 must be >= 2"),
     (dict(tol=1.5), r"tol=1\.5 must be in"),
     (dict(max_iterations=-1), "max_iterations=-1 must be >= 0"),
     (dict(rank_rtol=float("nan")), "rank_rtol=nan must be in"),
@@ -184,12 +236,14 @@ def test_benchmark_quick_run_writes_the_map(tmp_path):
     rows = json.loads(js.read_text())
     assert rows and all(set(r) == set(bench.COLUMNS) for r in rows), rows[0]
     methods = {r["method"] for r in rows}
-    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d"}, methods
+    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d",
+                       "cholqr"}, methods
     assert png.stat().st_size > 10_000
     cell = {r["method"]: r for r in rows if r["d"] == 32 and r["kappa"] == 1e8 and r["residual"] == 1e-10}
-    assert cell["cholesky"]["forward_vs_qr"] > 1e3, cell["cholesky"]  # κ² u against κ u
-    for name in bench.STABLE:
-        assert cell[name]["forward_vs_qr"] <= 10 and cell[name]["backward_vs_qr"] <= 10, cell[name]
+    bound = 1e8 * U * (1 + 1e8 * 1e-10)  # ≥ κu(1 + κ‖r*‖/(‖A‖‖x*‖)), as ‖r*‖ = residual·‖Ax*‖ ≤ residual
+    assert cell["cholesky"]["forward"] > 1e3 * bound, cell["cholesky"]  # κ²u against κu
+    for name in bench.STABLE:  # the stability rule of _stability, from the row's figures
+        assert cell[name]["forward"] <= C * bound and cell[name]["backward"] <= C * U, cell[name]
     header = bench.table(rows).splitlines()[0]
     assert header.count("|") == len(bench.COLUMNS) + 1, header
     png2 = tmp_path / "again.png"
