@@ -396,6 +396,8 @@ def sketch_rows(bits: dict, A1, C2) -> jax.Array:
     C2 = check_array(C2, "C2", 2)
     if C2.shape != A1.shape:
         raise ValueError(f"C2.shape={C2.shape} must equal A1.shape={A1.shape}")
+    (n, d), m = A1.shape, int(np.asarray(bits.get("rows1", ())).shape[0]) if isinstance(bits, dict) else 0
+    check_fits(8 * (2 * sketches.next_pow2(n) * d + m * d * d), "the sketched rows (m × d²)", n=n, d=d, m=m)
     return _rows(*_transformed(bits, A1, C2))
 
 

@@ -23,6 +23,7 @@ from solvers import attention_optimization as AO
 from solvers import attention_pruning as AP
 from solvers import kernel_ridge, memory, sketches
 from solvers import regression as rg
+from solvers.softmax_regression import approximate as softmax_approximate
 
 _RNG = np.random.default_rng(7)
 N, D = 6, 2
@@ -60,6 +61,11 @@ SIZE_CASES = [
     ("gd_trace steps=2**40", lambda: AP.gd_trace(PX, PW, 0.1, 0.1, 2**40, PM), r"^steps=1099511627776 " + BIG),
     ("run_gd steps=2**40", lambda: AP.run_gd(PX, PW, 0.1, 0.1, 2**40), r"^steps=1099511627776 " + BIG),
     ("pruning iteration_flops n=10**12", lambda: AP.iteration_flops(10**12, 10**6), r"^n=1000000000000, d=1000000 "),
+    ("softmax iteration_flops n=10**12", lambda: softmax_approximate.iteration_flops(10**12, 4), r"^n=1000000000000, d=4 "),
+    ("sketch_rows m=10**6 rows, d=1000",
+     lambda: AO.sketch_rows({"d1": 4, "d2": 4, "signs1": np.ones(4), "signs2": np.ones(4), "rows1": np.zeros(10**6, np.int64),
+                             "rows2": np.zeros(10**6, np.int64)}, np.ones((4, 1000)), np.ones((4, 1000))),
+     r"^n=4, d=1000, m=1000000 " + BIG),
 ]
 
 ARGUMENT_CASES = [

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..memory import check_fits
 from ..sketches import as_key
 from .exact import NewtonResult, direction_and_step, newton_loop, newton_loop_fused, prepare_solve
 from .objective import (
@@ -355,6 +356,7 @@ def iteration_flops(n: int, d: int, *, eps0: float = 0.01, delta: float = 0.01) 
     rank-2 part, the d × d solve and the line search."""
     n = check_int("n", n, lo=1)
     s = sample_size(d, eps0=eps0, delta=delta)
+    check_fits(8 * (4 * n * d + 4 * n + 2 * d * d), "one iteration's n × d and d × d arrays", n=n, d=d)
 
     def one_iteration(A, b, w2, x, key):
         tau, _ = reference_leverage(A, w2)
