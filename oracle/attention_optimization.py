@@ -21,19 +21,12 @@ from .linalg import diag, dot, entrywise, exp_entrywise, kron
 from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
-           "loss_matrix_form", "multiple_softmax_loss", "norm_inf", "softmax_matrix", "u_row", "vec_cols", "vec_row",
+           "loss_matrix_form", "multiple_softmax_loss", "softmax_matrix", "u_row", "vec_cols", "vec_row",
            "L_half", "B_x_paper", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form",
            "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg_xy", "L_tot", "READINGS", "gradient_tot",
            "hessian_blocks", "hessian_entry_xx",
            "hessian_xx", "hessian_xy", "hessian_yy", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
            "reg_hessian", "unvec_cols", "minimiser"]
-
-
-def norm_inf(u):
-    """‖u‖_∞ = max_i |u_i| of a column."""
-    if not isinstance(u, mp.matrix) or u.rows == 0:
-        raise ValueError("u must be a nonempty mp.matrix")
-    return max(abs(u[i, j]) for i in range(u.rows) for j in range(u.cols))
 
 
 def classical_matmul(A, B):

@@ -36,6 +36,7 @@ __all__ = [
     "entrywise",
     "exp_entrywise",
     "norm",
+    "norm_inf",
     "ones",
     "stack",
     "eigvalsh",
@@ -379,7 +380,7 @@ def exact_rank(M) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Vector primitives on n×1 columns (used by every paper's claims; written once, here)
+# Primitives every paper's claims use, on n×1 columns or matrices (each written once, here)
 
 
 def dot(u, v):
@@ -429,6 +430,12 @@ def stack(*vs):
 def sym(M):
     """(M + Mᵀ)/2."""
     return symmetric_part(M)
+
+
+def norm_inf(u):
+    """‖u‖_∞ = max_i |u_i| of a column (max_ij |M_ij| of a matrix)."""
+    check_mp(u, "u", ndim=2)
+    return max(abs(u[i, j]) for i in range(u.rows) for j in range(u.cols))
 
 
 def norm(M):

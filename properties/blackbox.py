@@ -29,7 +29,7 @@ from oracle import attention_kernel_regression as O
 from .contract import AdapterSet, U, output, within
 from .sketch_statistics import TRIALS, Draws, Hits, embedding, exact_gram, judge
 from .toolkit import Outcome
-from .toolkit.strategies import dims, hadamard_columns, matrices
+from .toolkit.strategies import dims, matrices, walsh_hadamard_columns
 
 __all__ = ["ADAPTERS", "KINDS", "recover", "structure"]
 
@@ -88,7 +88,7 @@ def structure(kind: str, S: np.ndarray, s: int = 1):
             k, i = np.argwhere(off)[0]
             return f"S[{k}, {i}] = {S[k, i]!r}, must be ±1/√m = ±{scale!r}", None
         v0 = np.sign(S[0]).astype(np.int64)
-        H = hadamard_columns(n_pad, n_pad)
+        H = walsh_hadamard_columns(n_pad, n_pad)
         q = [_walsh_index(np.sign(S[k]).astype(np.int64) * v0, H) for k in range(m)]
         if None in q:
             k = q.index(None)

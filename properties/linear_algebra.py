@@ -33,10 +33,10 @@ from .toolkit.strategies import (
     conditioned_matrices,
     corner_matrices,
     dims,
-    hadamard_columns,
     log10_cond,
     matrices,
     vectors,
+    walsh_hadamard_columns,
     with_corners,
 )
 
@@ -69,7 +69,7 @@ def _corners():
     """Fixed corners judged after every search: squares past overflow / below underflow, κ = 1e12
     square, one row, ties, zeros, Hadamard columns."""
     return [np.array([[1e200]]), np.array([[1e-200, 0.0], [0.0, 3e-201]]), np.array([[3e160, 4e160], [1.0, 0.0]]),
-            _square(4, 12.0), np.array([[3.0, 4.0]]), np.ones((3, 2)), np.zeros((2, 2)), hadamard_columns(4, 2)]
+            _square(4, 12.0), np.array([[3.0, 4.0]]), np.ones((3, 2)), np.zeros((2, 2)), walsh_hadamard_columns(4, 2)]
 
 
 def _lstsq_corners():
@@ -124,7 +124,7 @@ _singular_value_adapter("sigma_min", doc="σ_{min(n,d)}(A), the smallest singula
          strategy=lambda: with_corners(dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n), dims(1, n))),
                                        corner_matrices(dims(1, 5), dims(1, 5), kinds=_FULL_RANK_CORNERS), weight=0.3),
          targets=_targets, corners=lambda: [_square(4, 12.0), _square(2, 3.0), np.array([[1e200, 0.0], [0.0, 1e199]]),
-                                            np.array([[3.0, 4.0]]).T, hadamard_columns(4, 2)])
+                                            np.array([[3.0, 4.0]]).T, walsh_hadamard_columns(4, 2)])
 def _condition_number(A, fn):
     raw = fn(A.copy())
     is_inf = not np.iscomplexobj(raw) and np.shape(raw) == () and np.asarray(raw, dtype=np.float64) == np.inf

@@ -43,7 +43,7 @@ from oracle import attention_kernel_regression as O
 
 from .ledger import FALSE_ALARM, binomial_threshold
 from .toolkit import Outcome
-from .toolkit.strategies import hadamard_columns
+from .toolkit.strategies import walsh_hadamard_columns
 
 __all__ = ["EMBEDDING", "FALSE_ALARM", "TRIALS", "Draws", "Embedding", "Hits", "bits_distribution", "bits_draws",
            "bits_embedding", "coherent_inputs", "embedding", "exact_gram", "judge"]
@@ -267,7 +267,7 @@ def coherent_inputs(n: int, d: int) -> dict[str, np.ndarray]:
     """Inputs A (n × d, n a power of two divisible by d) on which a sketch with constant signs or a
     constant hash fails: spikes e_0 … e_{d−1}, the first d Walsh–Hadamard columns (the first is 1_n),
     and the rows of I_d repeated n/d times."""
-    return {"spikes": np.eye(n)[:, :d], "Walsh-Hadamard columns": hadamard_columns(n, d),
+    return {"spikes": np.eye(n)[:, :d], "Walsh-Hadamard columns": walsh_hadamard_columns(n, d),
             "repeated rows": np.tile(np.eye(d), (n // d, 1))}
 
 

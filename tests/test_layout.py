@@ -12,6 +12,9 @@
   class defined in the module is listed (claim check functions excepted: the registry reaches them
   through the module's ClaimSet).
 - Modules fit in one reading: at most about 600 lines.
+- One home per oracle name: a public name of an oracle module (in its ``__all__``) is defined in one
+  oracle module only (``walsh_hadamard`` is not ``entrywise``); only the package ``oracle`` re-exports,
+  and what it re-exports is that one definition, public in its home module.
 - Every claim id of ``properties/claims.tsv`` is written in full, as a string literal, somewhere in
   ``properties/`` (where it is declared), so that searching for an id finds its declaration.
 - No module keeps paper knowledge by hand: outside the paper packages ``properties/<paper>/``, no
@@ -198,6 +201,41 @@ def test_public_surface_is_all(module):
                and getattr(v, "__module__", None) == module and f"{module}.{v.__qualname__}" not in checks}
     unlisted = sorted(defined - set(mod.__all__))
     assert not unlisted, f"{module} defines public {unlisted} not in __all__ (make them private or list them)"
+
+
+def _top_level_names(module: str) -> set[str]:
+    """Names a module defines at its top level (def, class, assignment), not the ones it imports."""
+    names = set()
+    for node in ast.parse(MODULES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def test_each_public_oracle_name_has_one_home():
+    homes: dict[str, list[str]] = {}
+    reexports = []
+    for module in sorted(m for m in MODULES if m == "oracle" or m.startswith("oracle.")):
+        mod = importlib.import_module(module)
+        defined = _top_level_names(module)
+        for name in mod.__all__:
+            if inspect.ismodule(getattr(mod, name)):
+                continue
+            if name in defined:
+                homes.setdefault(name, []).append(module)
+            else:
+                reexports.append((module, name))
+    shared = {name: where for name, where in homes.items() if len(where) > 1}
+    assert not shared, f"public oracle names defined in several modules (give each one home): {shared}"
+    for module, name in reexports:
+        assert module == "oracle", f"{module} re-exports {name} in __all__: only the package oracle re-exports"
+        home = homes.get(name, [None])[0]
+        assert home is not None, f"oracle re-exports {name}, which no oracle module defines publicly"
+        got, want = getattr(importlib.import_module(module), name), getattr(importlib.import_module(home), name)
+        assert got is want, f"oracle.{name} is not {home}.{name}"
 
 def _string_literals(path: pathlib.Path) -> set[str]:
     """Every string constant of a module (f-string pieces included)."""

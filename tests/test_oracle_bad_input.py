@@ -117,6 +117,7 @@ CASES = [
     ("linalg.entrywise shapes", lambda: linalg.entrywise(M2, V2), r"A \(2x2\) and B \(2x1\) must have the same shape"),
     ("linalg.entrywise ndarray", lambda: linalg.entrywise(np.ones(2), V2), r"A must be an mp.matrix"),
     ("linalg.exp_entrywise mpc", lambda: linalg.exp_entrywise(MPC_V), r"M must be real"),
+    ("linalg.norm_inf ndarray", lambda: linalg.norm_inf(np.ones(2)), r"u must be an mp.matrix"),
     ("linalg.walsh_hadamard N", lambda: linalg.walsh_hadamard(6), r"N=6 must be a power of two"),
     ("linalg.stable_rank inf", lambda: linalg.stable_rank(INF_M), r"K must be finite"),
     ("linalg.stable_rank zero", lambda: linalg.stable_rank(mp.zeros(2, 2)), r"K must be nonzero"),

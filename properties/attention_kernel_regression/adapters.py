@@ -26,7 +26,7 @@ from oracle import linalg, to_mp
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..sketch_statistics import bits_distribution, bits_embedding
 from ..toolkit import Outcome, le
-from ..toolkit.strategies import dims, hadamard_columns, matrices, vectors
+from ..toolkit.strategies import dims, matrices, vectors, walsh_hadamard_columns
 from .common import fraction, odd_residual_and_opt, power_residual
 from .strategies import alg_instances
 
@@ -247,7 +247,7 @@ def _alg_corners(tall_b, j=None):
     spikes[0, 0], spikes[5, 1] = 1.0, 2.0
     repeated = np.repeat(np.array([[1.0, 2.0, -1.0]]), 6, axis=0) + np.eye(6, 3)
     out = []
-    for A in (hadamard_columns(8, 3), spikes, repeated):
+    for A in (walsh_hadamard_columns(8, 3), spikes, repeated):
         n, d = A.shape
         b = np.linspace(1.0, -1.0, n if tall_b else d) + 0.25
         out.append((A, b, 0.05, 0.05) if j is None else ((A, b, 0.05, 0.05), j))

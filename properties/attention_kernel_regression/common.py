@@ -20,15 +20,16 @@ from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
 
 from ..toolkit import Outcome
+from ..toolkit.strategies import log10_cond
 
 __all__ = [
     "PAPER",
     "boost",
+    "cond_digits",
     "exact_product",
     "fails_infinitely",
     "fraction",
     "kappa_paper",
-    "log10_cond",
     "odd_residual_and_opt",
     "orth",
     "power_residual",
@@ -40,20 +41,19 @@ __all__ = [
 PAPER = "attention_kernel_regression"
 
 
-def boost(log10_cond: float):
-    """Work at the current precision plus the digits a condition number 10**log10_cond costs."""
-    extra = int(min(max(log10_cond, 0.0), 300.0)) + 10
+def boost(digits: float):
+    """Work at the current precision plus ``digits`` (the digits a conditioning costs, e.g.
+    ``2 * cond_digits(A)``; at most 300 counted) and 10 more."""
+    extra = int(min(max(digits, 0.0), 300.0)) + 10
     return mp.workdps(mp.dps + extra)
 
 
-def log10_cond(A) -> float:
-    """log10 κ(A) estimated in float64 (it only chooses a working precision, never a verdict);
-    ``A`` is a float64 array or the exact mpmath image of one."""
-    arr = np.array(A.tolist(), dtype=np.float64) if isinstance(A, mp.matrix) else np.asarray(A, dtype=np.float64)
-    s = np.linalg.svd(arr, compute_uv=False)
-    if s.size == 0 or s[-1] <= 0 or s[0] == 0:
-        return 300.0
-    return float(min(300.0, math.log10(s[0] / s[-1]) + 1))
+def cond_digits(A) -> float:
+    """The decimal digits κ(A) costs, with one to spare: log10 κ(A) + 1, estimated in float64 by the
+    toolkit's ``log10_cond`` capped at 299 (so at most 300, and 300 for a singular A).  It only
+    chooses a working precision (:func:`boost`) or words a note, never a verdict; ``A`` is a float64
+    array or the exact mpmath image of one."""
+    return log10_cond(A, max_value=299.0) + 1.0
 
 
 def exact_product(A, B):

@@ -16,7 +16,7 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, eq, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
-from .common import PAPER, boost, exact_product, fails_infinitely, fraction, kappa_paper, log10_cond, orth, trivially_true
+from .common import PAPER, boost, cond_digits, exact_product, fails_infinitely, fraction, kappa_paper, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
 __all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_repair", "factA_4_b3", "factA_4_b6", "factA_4_b7",
@@ -26,7 +26,7 @@ claims = ClaimSet(PAPER)
 
 
 def _idempotent(A):
-    with boost(2 * log10_cond(A)):
+    with boost(2 * cond_digits(A)):
         P = O.projector(A)
         return P * P, P
 
@@ -54,7 +54,7 @@ def factA_4_b1(A):
                                      f"LHS ‖(AᵀA)†‖ = σ_r^(-2) = {mp.nstr(lhs, 6)}")
 
     def sides():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             return O.pinv_norm(M.T * M, d), linalg.sigma_min(M, convention="paper") ** -2
 
     return eq(sides)
@@ -71,7 +71,7 @@ def factA_4_b1_repair(A):
     require(r > 0, "A ≠ 0")
 
     def sides():
-        with boost(2 * log10_cond(A) if r == min(A.shape) else 0.0):
+        with boost(2 * cond_digits(A) if r == min(A.shape) else 0.0):
             return O.pinv_norm(M.T * M, r), linalg.singular_values(M)[r - 1] ** -2
 
     return eq(sides)
@@ -96,7 +96,7 @@ def factA_4_b3(inst):
     M = to_mp(A)
 
     def sides():
-        with boost(2 * k * log10_cond(A)):
+        with boost(2 * k * cond_digits(A)):
             P = O.psd_power(M, k)
             return O.pinv_norm(linalg.symmetric_part(P), d), linalg.sigma_min(M, convention="paper") ** (-2 * k)
 
@@ -104,7 +104,7 @@ def factA_4_b3(inst):
 
 
 def _isometry(G, x):
-    with boost(log10_cond(G)):
+    with boost(cond_digits(G)):
         return linalg.norm2(orth(G) * x), linalg.norm2(x)
 
 
@@ -134,7 +134,7 @@ def factA_4_b6(inst):
     M, xm = to_mp(A), to_mp(x)
 
     def sides():
-        with boost(0.0 if zero else log10_cond(A)):
+        with boost(0.0 if zero else cond_digits(A)):
             smin = mp.mpf(0) if zero else linalg.sigma_min(M, convention="paper")
             return smin * linalg.norm2(xm), linalg.norm2(M * xm)
 
@@ -159,7 +159,7 @@ def factA_4_b7(A):
                                    f"while κ(A) = {mp.nstr(k, 6)}")
 
     def sides():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             return linalg.cond(M), linalg.cond(mp.inverse(M))
 
     return eq(sides)
@@ -176,7 +176,7 @@ def factA_4_b7_repair(A):
     M = to_mp(A)
 
     def sides():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             return linalg.cond(M), linalg.cond(mp.inverse(M.T * M) * M.T)
 
     return eq(sides)
@@ -207,7 +207,7 @@ def factA_4_b8(inst):
         return trivially_true("κ(B) or κ(AB) is ∞: RHS = ∞")
 
     def sides():
-        with boost(log10_cond(A) + log10_cond(B)):
+        with boost(cond_digits(A) + cond_digits(B)):
             return kappa_paper(Am, rA), kappa_paper(_frac_mp(FAB), rAB) * kappa_paper(Bm, rB)
 
     return le(sides)
@@ -225,7 +225,7 @@ def factA_4_b8_repair(inst):
     require(rB == B.shape[1] and rAB == B.shape[1], "B invertible (exact rank)")
 
     def sides():
-        with boost(log10_cond(A) + log10_cond(B)):
+        with boost(cond_digits(A) + cond_digits(B)):
             return kappa_paper(Am, rA), kappa_paper(_frac_mp(FAB), rAB) * kappa_paper(Bm, rB)
 
     return le(sides)
@@ -253,7 +253,7 @@ def factA_4_b9(inst):
         return fails_infinitely(mp.inf, "κ(AB) = ∞ while κ(A), κ(B) finite")
 
     def sides():
-        with boost(log10_cond(A) + log10_cond(B)):
+        with boost(cond_digits(A) + cond_digits(B)):
             return kappa_paper(_frac_mp(FAB), rAB), kappa_paper(Am, rA) * kappa_paper(Bm, rB)
 
     return le(sides)
@@ -335,7 +335,7 @@ def _a8_instances():
 
 
 def _a8_sides(X, G, y):
-    with boost(3 * log10_cond(X) + 2 * log10_cond(G)):
+    with boost(3 * cond_digits(X) + 2 * cond_digits(G)):
         W = G * G.T
         Uc = mp.cholesky(W)
         Xt = X * Uc

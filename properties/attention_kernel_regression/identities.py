@@ -12,7 +12,7 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, eq
 from ..toolkit.strategies import dims, matrices, scalars, vectors
-from .common import PAPER, boost, log10_cond, trivially_true
+from .common import PAPER, boost, cond_digits, trivially_true
 from .strategies import points, tall
 
 __all__ = ["claims", "id_statdim"]
@@ -80,7 +80,7 @@ claims.identity("attention_kernel_regression.id.gauss_dkd",
 
 
 def _opt_sides(A, y, b, j):
-    with boost((2 * j + 3) * log10_cond(A)):
+    with boost((2 * j + 3) * cond_digits(A)):
         P = O.projector(A)
         ref = linalg.norm2(y - P * y)
         Gj = O.psd_power(A, j)

@@ -12,7 +12,7 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, le, worst
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
-from .common import PAPER, boost, log10_cond, orth, trivially_true, unit, with_note
+from .common import PAPER, boost, cond_digits, orth, trivially_true, unit, with_note
 from .strategies import tall
 
 __all__ = ["claims", "lemD_2", "lemD_2_repair", "lemD_5"]
@@ -62,12 +62,12 @@ def lemD_2(inst):
     Am, e = to_mp(A), mp.mpf(eps)
 
     def sides():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             G, x, b = _d2_parts(Am, e, t)
             return linalg.norm2(G * x - b), e * linalg.norm2(b)
 
     out = le(sides)
-    with boost(2 * log10_cond(A)):
+    with boost(2 * cond_digits(A)):
         G, x, b = _d2_parts(Am, e, t)
         k = linalg.cond(Am)
         corrected = linalg.norm2(G * x - b) / (e / (1 - e) * k * linalg.norm2(b))
@@ -95,12 +95,12 @@ def lemD_2_repair(inst):
         return G, x, b, Gm12
 
     def a():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             G, x, b, _ = parts()
             return linalg.norm2(G * x - b), e / (1 - e) * linalg.cond(Am) * linalg.norm2(b)
 
     def b_norm():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             G, x, b, Gm12 = parts()
             return linalg.norm2(Gm12 * (G * x - b)), e / (1 - e) * linalg.norm2(Gm12 * b)
 
@@ -156,7 +156,7 @@ def _d4_instances():
 
 
 def _d4_sides(A, b, eps, theta, v, smallest):
-    with boost(2 * log10_cond(A)):
+    with boost(2 * cond_digits(A)):
         xs = O.lstsq_full_rank(A, b)
         opt = linalg.norm2(A * xs - b)
         if smallest or linalg.norm2(v) == 0:
@@ -193,7 +193,7 @@ def lemD_5(inst):
     Am, bm, e, vm = to_mp(A), to_mp(b), mp.mpf(eps), to_mp(v)
 
     def sides():
-        with boost(2 * log10_cond(A)):
+        with boost(2 * cond_digits(A)):
             G = Am.T * Am
             if smallest or linalg.norm2(vm) == 0:
                 E, Q = mp.eigsy(linalg.symmetric_part(G))
@@ -207,7 +207,7 @@ def lemD_5(inst):
 
 
 def _e6_sides(X, G):
-    with boost(2 * log10_cond(G)):
+    with boost(2 * cond_digits(G)):
         U = G * G.T
         E, Q = mp.eigsy(linalg.symmetric_part(U))
         half = Q * mp.diag([mp.sqrt(E[i]) for i in range(E.rows)]) * Q.T
@@ -230,7 +230,7 @@ claims.identity("attention_kernel_regression.lemE.6", "with the unknown restrict
 
 
 def _rem31_sides(A, b):
-    with boost(4 * log10_cond(A)):
+    with boost(4 * cond_digits(A)):
         G = A.T * A
         return G * G * linalg.solve(G, linalg.solve(G, b)), b
 

@@ -22,7 +22,7 @@ from oracle import linalg, to_mp
 from ..contract import output
 from ..toolkit import ClaimSet, le
 from ..toolkit.strategies import dims, scalars, vectors
-from .common import PAPER, boost, log10_cond, unit, with_note
+from .common import PAPER, boost, cond_digits, unit, with_note
 from .costs import algorithm_time, with_time
 from .regression import psd_trial
 from .strategies import chain_instances
@@ -68,7 +68,7 @@ def _chain(A, b, j, eps, mode, dirs, schedule):
 
 
 def _j1_p1(A, b, j, eps, mode, dirs):
-    with boost((2 * j + 2) * log10_cond(A)):
+    with boost((2 * j + 2) * cond_digits(A)):
         bs, epss, G, _ = _chain(A, b, j, eps, mode, dirs, "proof")
         pairs = [(linalg.norm2(O.psd_power(A, k) * bs[k] - bs[0]), epss[k - 1] * linalg.norm2(bs[0]))
                  for k in range(1, j + 1)]
@@ -84,7 +84,7 @@ claims.inequality("attention_kernel_regression.lemJ.1.p1", "induction step of al
 
 
 def _j1_p2(A, b, j, eps, mode, dirs):
-    with boost((2 * j + 2) * log10_cond(A)):
+    with boost((2 * j + 2) * cond_digits(A)):
         bs, _, _, smin = _chain(A, b, j, eps, mode, dirs, "proof")
         return max(((linalg.norm2(bs[k]), 2 * smin ** (-2 * k) * linalg.norm2(bs[0])) for k in range(1, j + 1)),
                    key=lambda mb: mb[0] / mb[1])
@@ -183,7 +183,7 @@ def _even_trial(seed, impl, j):
 
 
 def _j2_sides(A, b, j, eps, mode, dirs):
-    with boost((2 * j + 2) * log10_cond(A)):
+    with boost((2 * j + 2) * cond_digits(A)):
         bs, _, _, _ = _chain(A, b, j, eps, mode, dirs, "paper")
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
@@ -203,7 +203,7 @@ claims.inequality("attention_kernel_regression.thmJ.2",
                         "thm1.4 (verified).")
 
 def _j2_corrected(A, b, j, eps, mode, dirs):
-    with boost((2 * j + 2) * log10_cond(A)):
+    with boost((2 * j + 2) * cond_digits(A)):
         bs, _, _, _ = _chain(A, b, j, eps, mode, dirs, "corrected")
         return linalg.norm2(O.psd_power(A, j) * bs[j] - bs[0]), eps * linalg.norm2(bs[0])
 
@@ -267,11 +267,11 @@ def thmK_1(inst, impl):
     Am, bm, xm = to_mp(A), to_mp(b), to_mp(x)
 
     def sides():
-        with boost((2 * j + 2) * log10_cond(A)):
+        with boost((2 * j + 2) * cond_digits(A)):
             return linalg.norm2(O.psd_power(Am, j) * xm - bm), mp.mpf(eps) * linalg.norm2(bm)
 
     out = le(sides)
-    with boost((2 * j + 2) * log10_cond(A)):
+    with boost((2 * j + 2) * cond_digits(A)):
         y = O.psd_power(Am, j) * xm
         sens = linalg.norm2(Am * y - bm) / ((1 + mp.mpf(eps)) * O.opt_attention(Am, bm, j) + eps * linalg.norm2(bm))
     return with_note(out, f"n = d = {A.shape[0]}, j = {j}: stated ratio {out.ratio:.3g}; sensible reading "
@@ -293,7 +293,7 @@ def thmK_1_repair(inst, impl):
     Am, bm, xm = to_mp(A), to_mp(b), to_mp(x)
 
     def sides():
-        with boost((2 * j + 2) * log10_cond(A)):
+        with boost((2 * j + 2) * cond_digits(A)):
             return (linalg.norm2(Am * (O.psd_power(Am, j) * xm) - bm),
                     (1 + mp.mpf(eps)) * O.opt_attention(Am, bm, j) + eps * linalg.norm2(bm))
 

@@ -20,7 +20,7 @@ from oracle import linalg, to_mp
 
 from ..contract import U, output
 from ..toolkit import ClaimSet, le
-from .common import PAPER, fraction, log10_cond, odd_residual_and_opt, power_residual, with_note
+from .common import PAPER, cond_digits, fraction, odd_residual_and_opt, power_residual, with_note
 from .costs import algorithm_time, with_time
 from .strategies import reg_instance
 
@@ -75,7 +75,7 @@ def lemF_1(seed, impl):
         eta, nA = g.backward_error(x)
         res, bound = sides()
         excess = (res * (1 + mp.mpf(eps)) / bound - 1) / eps
-    note = (f"κ≈{10 ** log10_cond(A) / 10:.2g}, ε₁={eps:.2g}, (‖Ax'−b‖/OPT − 1)/ε₁ = {mp.nstr(excess, 3)}, "
+    note = (f"κ≈{10 ** cond_digits(A) / 10:.2g}, ε₁={eps:.2g}, (‖Ax'−b‖/OPT − 1)/ε₁ = {mp.nstr(excess, 3)}, "
             f"backward error η̃/(u‖A‖) = {mp.nstr(eta / (nA * U), 3)} (x' is only ε₁-accurate by design; the "
             f"stability sweep at ε₁ = 1e-15 is in tests/test_attention_kernel_regression.py)")
     return with_note(out, note)

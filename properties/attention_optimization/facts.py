@@ -1,4 +1,5 @@
-"""Facts 4.1–4.4 of Sec 4.1 and the cited matrix-multiplication fact of Sec 4.7 (spec §4.1)."""
+"""Facts 4.1–4.4 of Sec 4.1 and the cited matrix-multiplication fact of Sec 4.7 (spec §4.1).  The facts
+paper 001 states too (§4) are declared once, in :mod:`properties.toolkit.facts`."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from hypothesis.extra import numpy as hnp
 from mpmath import mp
 
 from oracle import linalg
-from oracle.attention_optimization import classical_matmul, norm_inf
-from oracle.linalg import diag, dot, entrywise, exp_entrywise, ones, stack
+from oracle.attention_optimization import classical_matmul
+from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm_inf, ones
 
-from ..toolkit import ClaimSet, float_outcome, worst_pair
+from ..toolkit import ClaimSet, facts, float_outcome
 from ..toolkit.strategies import dims, elements, scalars, vectors
 from .strategies import loewner_pairs, vec_pairs_mixed, vecs
 
@@ -37,10 +38,8 @@ claims.identity("attention_optimization.fact4.1.p3", "⟨u∘v∘w∘z, 1_n⟩ =
                 sides=lambda u, v, w, z: (dot(entrywise(entrywise(entrywise(u, v), w), z), ones(u.rows)),
                                           (u.T * diag(entrywise(v, w)) * z)[0]))
 
-claims.identity("attention_optimization.fact4.1.p4", "u∘v = v∘u = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
-                instances=lambda: vecs(2),
-                sides=lambda u, v: (stack(entrywise(u, v), entrywise(u, v), entrywise(u, v)),
-                                    stack(entrywise(v, u), diag(u) * v, diag(v) * u)))
+facts.entrywise_commutes(claims, "attention_optimization.fact4.1.p4", "u∘v = v∘u = diag(u)v = diag(v)u",
+                         instances=lambda: vecs(2))
 
 claims.identity("attention_optimization.fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) = wᵀ(u∘v) = uᵀdiag(v)w = vᵀdiag(u)w = wᵀdiag(u)v",
                 hypotheses="u, v, w ∈ Rⁿ", instances=lambda: vecs(3),
@@ -49,8 +48,7 @@ claims.identity("attention_optimization.fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) 
                                                   (u.T * diag(v) * w)[0], (v.T * diag(u) * w)[0],
                                                   (w.T * diag(u) * v)[0]])))
 
-claims.identity("attention_optimization.fact4.1.p6", "diag(u)diag(v)1_n = diag(u)v", hypotheses="u, v ∈ Rⁿ", instances=lambda: vecs(2),
-                sides=lambda u, v: (diag(u) * diag(v) * ones(u.rows), diag(u) * v))
+facts.diag_product(claims, "attention_optimization.fact4.1.p6", "diag(u)diag(v)1_n = diag(u)v", instances=lambda: vecs(2))
 
 claims.identity("attention_optimization.fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ = ⟨aw + bu, v⟩", hypotheses="a, b ∈ R; u, v, w ∈ Rⁿ",
                 instances=lambda: st.tuples(vecs(3), vectors(2)),
@@ -59,13 +57,9 @@ claims.identity("attention_optimization.fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ 
 
 # --- Fact 4.2 (inequalities) -----------------------------------------------------------------
 
-claims.inequality("attention_optimization.fact4.2.p1", "‖x∘y‖₂ ≤ ‖x‖_∞‖y‖₂", hypotheses="x, y ∈ Rⁿ", instances=vec_pairs_mixed,
-                  sides=lambda x, y: (linalg.norm2(entrywise(x, y)), norm_inf(x) * linalg.norm2(y)))
+facts.entrywise_norm(claims, "attention_optimization.fact4.2.p1", "‖x∘y‖₂ ≤ ‖x‖_∞‖y‖₂", instances=vec_pairs_mixed)
 
-claims.inequality("attention_optimization.fact4.2.p2", "‖x‖_∞ ≤ ‖x‖₂ ≤ √n‖x‖_∞", hypotheses="x ∈ Rⁿ (both inequalities; the worse "
-                  "of the two is judged)", instances=vec_pairs_mixed,
-                  sides=lambda x, _: worst_pair((norm_inf(x), linalg.norm2(x)),
-                                                (linalg.norm2(x), mp.sqrt(x.rows) * norm_inf(x))))
+facts.inf_and_two_norms(claims, "attention_optimization.fact4.2.p2", "‖x‖_∞ ≤ ‖x‖₂ ≤ √n‖x‖_∞", instances=vec_pairs_mixed)
 
 claims.inequality("attention_optimization.fact4.2.p3", "‖exp(x)‖_∞ ≤ exp(‖x‖₂)", hypotheses="x ∈ Rⁿ", instances=vec_pairs_mixed,
                   sides=lambda x, _: (norm_inf(exp_entrywise(x)), mp.exp(linalg.norm2(x))))
@@ -141,26 +135,14 @@ claims.inequality("attention_optimization.fact4.3.loewner_norm", "if 0 ⪯ X ⪯
 
 # --- Fact 4.4 (Loewner orders) ---------------------------------------------------------------
 
-claims.loewner("attention_optimization.fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, _: (u * u.T, mp.eye(u.rows) * linalg.norm2(u) ** 2))
+facts.outer_below_norm(claims, "attention_optimization.fact4.4.p1", "uuᵀ ⪯ ‖u‖₂²I", instances=loewner_pairs)
 claims.loewner("attention_optimization.fact4.4.p2", "diag(u) ⪯ ‖u‖₂I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, _: (diag(u), mp.eye(u.rows) * linalg.norm2(u)))
-claims.loewner("attention_optimization.fact4.4.p3", "diag(u∘u) ⪯ ‖u‖₂²I", hypotheses="u ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, _: (diag(entrywise(u, u)), mp.eye(u.rows) * linalg.norm2(u) ** 2))
-claims.loewner("attention_optimization.fact4.4.p4", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
-claims.loewner("attention_optimization.fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ (judged as −(uuᵀ + vvᵀ) ⪯ "
-               "uvᵀ + vuᵀ)", instances=loewner_pairs, sides=lambda u, v: (-(u * u.T + v * v.T), u * v.T + v * u.T))
-claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
-               instances=loewner_pairs,
-               sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, u * u.T * norm_inf(v) ** 2),
-               notes="FAILS as the spec says (u = (1, 1), v = (1, −1): eigenvalues of the gap {−2, 2}): the right "
-                     "side has rank one along u, the left along v∘u, so any v not constant on the support of u "
-                     "breaks it.  The correct version (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I holds.")
-claims.loewner("attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
-               sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, mp.eye(u.rows) * (norm_inf(v) ** 2 * dot(u, u))),
-               repair=True, notes="The spec's correct version (§4.1): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I (p1) and ‖v∘u‖₂ ≤ "
-                                  "‖v‖_∞‖u‖₂.")
+facts.diag_square_below_norm(claims, "attention_optimization.fact4.4.p3", "diag(u∘u) ⪯ ‖u‖₂²I", instances=loewner_pairs)
+facts.symmetric_outer_below(claims, "attention_optimization.fact4.4.p4", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", instances=loewner_pairs)
+facts.symmetric_outer_above(claims, "attention_optimization.fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", instances=loewner_pairs)
+facts.scaled_outer_below(claims, "attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ",
+                         "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", instances=loewner_pairs)
 claims.loewner("attention_optimization.fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                sides=lambda u, v: (diag(entrywise(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))
 

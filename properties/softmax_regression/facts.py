@@ -1,5 +1,6 @@
 """§4 of paper 001: Facts 4.2–4.6 (vector identities, norm and Loewner facts, derivative rules) and
-Lemma 4.9 (derivatives of L_reg).  Derivatives by numerical differentiation (oracle.derivatives)."""
+Lemma 4.9 (derivatives of L_reg).  Derivatives by numerical differentiation (oracle.derivatives).
+The facts paper 003 states too (§4.1) are declared once, in :mod:`properties.toolkit.facts`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from oracle import derivatives, linalg
 from oracle import softmax_regression as S
 from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm2, ones, stack
 
-from ..toolkit import ClaimSet, worst_pair
+from ..toolkit import ClaimSet, facts, worst_pair
 from ..toolkit.strategies import dims, matrices, vectors
 from .strategies import close_pairs, ints, loewner_pairs, problems, vector_pairs, vector_triples
 
@@ -28,9 +29,8 @@ claims.identity("softmax_regression.fact4.2.p2", "⟨u ∘ v, w⟩ = ⟨u ∘ v 
                 instances=vector_triples,
                 sides=lambda u, v, w: (dot(entrywise(u, v), w), dot(entrywise(entrywise(u, v), w), ones(u.rows))))
 
-claims.identity("softmax_regression.fact4.2.p3", "u ∘ v = v ∘ u = diag(u) v = diag(v) u", hypotheses="u, v ∈ Rⁿ",
-                instances=vector_triples,
-                sides=lambda u, v, _: (stack(*[entrywise(u, v)] * 3), stack(entrywise(v, u), diag(u) * v, diag(v) * u)))
+facts.entrywise_commutes(claims, "softmax_regression.fact4.2.p3", "u ∘ v = v ∘ u = diag(u) v = diag(v) u",
+                         instances=vector_triples)
 
 claims.identity("softmax_regression.fact4.2.p4", "uᵀ(v ∘ w) = vᵀ(u ∘ w) = wᵀ(u ∘ v)", hypotheses="u, v, w ∈ Rⁿ",
                 instances=vector_triples,
@@ -42,8 +42,7 @@ claims.identity("softmax_regression.fact4.2.p5", "uᵀ diag(v) w = vᵀ diag(u) 
                 sides=lambda u, v, w: (mp.matrix([(u.T * diag(v) * w)[0]] * 2),
                                        mp.matrix([(v.T * diag(u) * w)[0], (u.T * diag(w) * v)[0]])))
 
-claims.identity("softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) v", hypotheses="u, v ∈ Rⁿ",
-                instances=vector_triples, sides=lambda u, v, _: (diag(u) * diag(v) * ones(u.rows), diag(u) * v))
+facts.diag_product(claims, "softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) v", instances=vector_triples)
 
 # -- Fact 4.3: norms ----------------------------------------------------------------------------
 
@@ -51,13 +50,9 @@ claims.inequality("softmax_regression.fact4.3.p1", "⟨u, v⟩ ≤ ‖u‖₂‖
                   instances=vector_pairs,
                   sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
 
-claims.inequality("softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", hypotheses="u, v ∈ Rⁿ",
-                  instances=vector_pairs, sides=lambda u, v: (norm2(entrywise(u, v)), mp.norm(u, mp.inf) * norm2(v)))
+facts.entrywise_norm(claims, "softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", instances=vector_pairs)
 
-claims.inequality("softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", hypotheses="u ∈ Rⁿ",
-                  instances=vector_pairs,
-                  sides=lambda u, _: worst_pair((mp.norm(u, mp.inf), norm2(u)),
-                                                (norm2(u), mp.sqrt(u.rows) * mp.norm(u, mp.inf))))
+facts.inf_and_two_norms(claims, "softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", instances=vector_pairs)
 
 claims.inequality("softmax_regression.fact4.3.p4", "‖u‖₂ ≤ ‖u‖₁ ≤ √n‖u‖₂", hypotheses="u ∈ Rⁿ",
                   instances=vector_pairs,
@@ -74,7 +69,8 @@ claims.identity("softmax_regression.fact4.3.p6", "‖αu‖₂ = |α|‖u‖₂"
 
 claims.inequality("softmax_regression.fact4.3.p7", "‖u − v‖_∞ ≤ 0.01 ⇒ ‖exp(u) − exp(v)‖₂ ≤ ‖exp(u)‖₂ · 2‖u − v‖_∞",
                   hypotheses="u, v ∈ Rⁿ with ‖u − v‖_∞ ≤ 0.01", instances=close_pairs,
-                  sides=lambda u, v: (norm2(exp_entrywise(u) - exp_entrywise(v)), norm2(exp_entrywise(u)) * 2 * mp.norm(u - v, mp.inf)))
+                  sides=lambda u, v: (norm2(exp_entrywise(u) - exp_entrywise(v)),
+                                      norm2(exp_entrywise(u)) * 2 * mp.norm(u - v, mp.inf)))
 
 # -- Facts 4.4, 4.5: spectral norm and Loewner order ---------------------------------------------
 
@@ -107,31 +103,17 @@ claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v�
                       lambda mn: st.tuples(matrices(mn[0], mn[1]), vectors(mn[1]))),
                   sides=lambda U, v: (norm2(U * v), linalg.spectral_norm(U) * norm2(v)))
 
-claims.loewner("softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", hypotheses="u ∈ Rⁿ", instances=vector_pairs,
-               sides=lambda u, _: (u * u.T, mp.eye(u.rows) * dot(u, u)))
+facts.outer_below_norm(claims, "softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", instances=vector_pairs)
 
-claims.loewner("softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", hypotheses="u ∈ Rⁿ",
-               instances=vector_pairs, sides=lambda u, _: (diag(entrywise(u, u)), mp.eye(u.rows) * dot(u, u)))
+facts.diag_square_below_norm(claims, "softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", instances=vector_pairs)
 
-claims.loewner("softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", hypotheses="u, v ∈ Rⁿ",
-               instances=vector_pairs, sides=lambda u, v: (u * v.T + v * u.T, u * u.T + v * v.T))
+facts.symmetric_outer_below(claims, "softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", instances=vector_pairs)
 
-claims.loewner("softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", hypotheses="u, v ∈ Rⁿ",
-               instances=vector_pairs, sides=lambda u, v: (-(u * u.T + v * v.T), u * v.T + v * u.T))
+facts.symmetric_outer_above(claims, "softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", instances=vector_pairs)
 
-claims.loewner(
-    "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", hypotheses="u, v ∈ Rⁿ", expected="falsified",
-    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
-    sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, u * u.T * mp.norm(v, mp.inf) ** 2),
-    notes="FAILS (spec: u = (1,1), v = (1,0)); the corrected (v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n holds.")
-
-claims.loewner(
-    "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n", hypotheses="u, v ∈ Rⁿ",
-    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
-    sides=lambda u, v: (entrywise(v, u) * entrywise(v, u).T, mp.eye(u.rows) * (mp.norm(v, mp.inf) ** 2 * dot(u, u))),
-    repair=True,
-    notes="The spec's correct version (§4.5): (v∘u)(v∘u)ᵀ ⪯ ‖v∘u‖₂² I_n (fact4.5.p1) and ‖v∘u‖₂ ≤ ‖v‖_∞‖u‖₂ "
-          "(fact4.3.p2); tight at u = e_1, v = e_1.")
+facts.scaled_outer_below(
+    claims, "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n",
+    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()))
 
 
 # -- Fact 4.6 and Lemma 4.9: derivatives --------------------------------------------------------

@@ -26,7 +26,7 @@ Each section module of a paper package collects its claims in a :class:`ClaimSet
     claims = ClaimSet("softmax_regression")
     claims.identity("softmax_regression.fact4.2.p1", "⟨u, v⟩ = ⟨u ∘ v, 1_n⟩",
                     hypotheses="u, v ∈ Rⁿ", instances=vector_triples,
-                    sides=lambda u, v, w: (dot(u, v), dot(hadamard(u, v), ones(u.rows))))
+                    sides=lambda u, v, w: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
 
 The id is written once; the drawn instance is converted to mpmath by the toolkit (float64 arrays
 and floats exactly, other values as they are) and the statement becomes the check's docstring.

@@ -18,7 +18,7 @@ __all__ = [
     "corner_matrices",
     "dims",
     "elements",
-    "hadamard_columns",
+    "walsh_hadamard_columns",
     "lipschitz_pairs",
     "log10_cond",
     "matrices",
@@ -125,7 +125,7 @@ def with_corners(strategy, corners, *, weight: float = 0.25) -> st.SearchStrateg
     return st.integers(0, 99).flatmap(lambda i: corners if i >= 100 - cut else strategy)
 
 
-def hadamard_columns(n: int, d: int) -> np.ndarray:
+def walsh_hadamard_columns(n: int, d: int) -> np.ndarray:
     """The first d columns of the n × n Walsh–Hadamard matrix (n a power of two, entries ±1): the
     coherent input on which an SRHT with constant signs fails."""
     if n < 1 or n & (n - 1):
@@ -135,10 +135,18 @@ def hadamard_columns(n: int, d: int) -> np.ndarray:
     return np.where(bits == 1, -1.0, 1.0)
 
 
-def log10_cond(A) -> float:
-    """log10 κ₂(A) in float64 (for ``target()``; inf-safe: a singular A gives 17)."""
+def log10_cond(A, *, max_value: float = 17.0) -> float:
+    """log10 κ₂(A) in float64, at most ``max_value`` (a singular, zero or non-finite A gives ``max_value``).
+
+    For ``target()`` (the default cap 17 is past float64's reach) and for choosing a working precision
+    (a caller that needs more digits passes its own cap), never for a verdict.  ``A`` is a float64 array
+    or the exact mpmath image of one (anything with ``tolist()``)."""
+    if not isinstance(A, np.ndarray) and hasattr(A, "tolist"):
+        A = A.tolist()
     s = np.linalg.svd(np.asarray(A, dtype=np.float64), compute_uv=False)
-    return 17.0 if s.size == 0 or s[-1] == 0 or not np.isfinite(s[0]) else float(min(17.0, np.log10(s[0] / s[-1])))
+    if s.size == 0 or s[-1] == 0 or not np.isfinite(s[0]):
+        return float(max_value)
+    return float(min(max_value, np.log10(s[0] / s[-1])))
 
 
 @st.composite
@@ -179,6 +187,6 @@ def corner_matrices(draw, rows, cols, *, kinds=CORNER_KINDS, max_log10_cond: flo
         return A
     if kind == "hadamard":
         p = 1 << (max(n, d) - 1).bit_length()
-        return hadamard_columns(p, d)
+        return walsh_hadamard_columns(p, d)
     row = draw(hnp.arrays(np.float64, (1, d), elements=scalars(-1.0, 1.0)), label="row")  # repeated rows
     return np.repeat(row + np.eye(1, d), n, axis=0)
