@@ -177,6 +177,8 @@ def as_float_array(x, name: str, *, ndim: int | None = None, allow_empty: bool =
     if isinstance(x, mpmath.matrix):
         _check_matrix_entries(x, name)
         x = np.array(x.tolist(), dtype=object)
+    if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
+        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     try:
         arr = np.asarray(x)
     except (TypeError, ValueError) as exc:

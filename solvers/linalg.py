@@ -21,6 +21,8 @@ __all__ = ["check_array", "condition_number", "kron", "lstsq", "sigma_min", "spe
 
 def check_array(x, name: str, ndim: int) -> jnp.ndarray:
     """``x`` as a float64 JAX array of ``ndim`` dimensions, real, non-empty and finite, or ValueError."""
+    if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
+        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     arr = np.asarray(x)
     if arr.dtype.kind not in "fiu":
         raise ValueError(f"{name}.dtype={arr.dtype} must be a real floating or integer dtype")

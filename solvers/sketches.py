@@ -108,6 +108,8 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
 
 def check_input(M, name: str, ndims=(1, 2)) -> jax.Array:
     """``M`` as a float64 JAX array with ndim in ``ndims``, non-empty and finite, or ValueError."""
+    if isinstance(M, np.ma.MaskedArray) and np.ma.is_masked(M):
+        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     if isinstance(M, jax.Array):
         arr = M
     else:

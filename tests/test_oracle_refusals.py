@@ -24,7 +24,7 @@ from oracle import attention_optimization as O
 from oracle import attention_optimization_bounds as OB
 from oracle import attention_pruning as AP
 from oracle import derivatives
-from oracle.precision import UndecidableError, decide_sign
+from oracle.precision import UndecidableError, decide_sign, to_mp
 
 BOUND_CASES = [
     ("R0 R=nan", lambda: OB.R0(3, mp.nan), r"^R=nan must be finite"),
@@ -47,6 +47,8 @@ BOUND_CASES = [
 ]
 
 OTHER_CASES = [
+    ("to_mp masked array", lambda: to_mp(np.ma.masked_array(np.ones((2, 2)), mask=np.eye(2, dtype=bool)), "A"),
+     r"^A must not be a masked array with masked entries"),
     ("causal_mask n=10**9", lambda: AP.causal_mask(10**9), r"^n=1000000000 must be >= 1 and <= 4096"),
     ("causal_mask n=2.0", lambda: AP.causal_mask(2.0), r"^n=2.0 must be an int"),
     ("projector rank-deficient", lambda: AK.projector(np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])),

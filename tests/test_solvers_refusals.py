@@ -23,6 +23,7 @@ from solvers import attention_optimization as AO
 from solvers import attention_pruning as AP
 from solvers import kernel_ridge, memory, sketches
 from solvers import regression as rg
+from solvers import softmax_regression as sr
 from solvers.softmax_regression import approximate as softmax_approximate
 
 _RNG = np.random.default_rng(7)
@@ -80,6 +81,14 @@ ARGUMENT_CASES = [
     ("pruning gd_trace causal=1", lambda: AP.gd_trace(PX, PW, 0.1, 0.1, 3, PM, causal=1), r"^causal=1 must be True or False"),
     ("pruning loss masked X", lambda: AP.loss(np.ma.masked_array(PX, mask=PX > 1), PW, PM, 0.1),
      r"^X must not be a masked array with masked entries"),
+    ("attention loss masked A3", lambda: AO.loss(A1, A2, np.ma.masked_array(A3, mask=A3 > 1), B, X, Y),
+     r"^A3 must not be a masked array with masked entries"),
+    ("srht masked M", lambda: sketches.srht(np.ma.masked_array(np.ones((8, 2)), mask=np.eye(8, 2, dtype=bool)), 4, key=0),
+     r"^M must not be a masked array with masked entries"),
+    ("fast_linear_regression masked A", lambda: rg.fast_linear_regression(np.ma.masked_array(A1, mask=A1 > 1), B[:, 0], 0.1,
+                                                                          0.1, key=0), r"^A must not be a masked array"),
+    ("softmax loss masked A", lambda: sr.loss(np.ma.masked_array(A1, mask=A1 > 1), np.full(N, 1 / N), W, np.zeros(D)),
+     r"^A must not be a masked array"),
     ("pruning theorem_lipschitz X·1e160", lambda: AP.theorem_lipschitz(PX * 1e160, PW, 0.1),
      r"^L = 16 n\^2.5 d R⁶ \+ λ is not finite in float64: it overflows \(R = "),
     ("pruning run_gd diverging", lambda: AP.run_gd(PX, PW, 10.0, 1.0, 2000),

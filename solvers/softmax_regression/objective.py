@@ -70,6 +70,8 @@ _MAX_DENSE_N = 8192
 
 
 def as_float_array(name: str, value, ndim: int, check_finite: bool = True) -> jax.Array:
+    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
+        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     if isinstance(value, (jax.Array, np.ndarray)):
         arr = value
     else:
