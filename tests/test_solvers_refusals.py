@@ -62,6 +62,8 @@ SIZE_CASES = [
     ("gd_trace steps=2**40", lambda: AP.gd_trace(PX, PW, 0.1, 0.1, 2**40, PM), r"^steps=1099511627776 " + BIG),
     ("run_gd steps=2**40", lambda: AP.run_gd(PX, PW, 0.1, 0.1, 2**40), r"^steps=1099511627776 " + BIG),
     ("pruning iteration_flops n=10**12", lambda: AP.iteration_flops(10**12, 10**6), r"^n=1000000000000, d=1000000 "),
+    ("prune_batch steps=2**40", lambda: AP.prune_batch(PX[None], np.ones((1, 6), bool), PW, 0.1, (0.5,), steps=2**40),
+     r"^steps=1099511627776 " + BIG),
     ("softmax iteration_flops n=10**12", lambda: softmax_approximate.iteration_flops(10**12, 4), r"^n=1000000000000, d=4 "),
     ("sketch_rows m=10**6 rows, d=1000",
      lambda: AO.sketch_rows({"d1": 4, "d2": 4, "signs1": np.ones(4), "signs2": np.ones(4), "rows1": np.zeros(10**6, np.int64),
@@ -114,6 +116,11 @@ OVERFLOW_CASES = [
     (f"pruning {fn.__name__} X·{scale:g}", (lambda fn=fn, scale=scale: fn(PX * scale, PW, PM, 0.1)),
      r"^f = softmax\(XWXᵀ\) is not finite in float64: it overflows")
     for fn in (AP.loss, AP.gradient) for scale in (1e200, 1e300)
+] + [
+    ("prune_batch X·1e200", lambda: AP.prune_batch(PX[None] * 1e200, np.ones((1, 6), bool), PW, 0.1, (0.5,), steps=3),
+     r"^f = softmax\(X_b W X_bᵀ\) is not finite in float64|^a GD iterate \(steps=3\) is not finite in float64"),
+    ("batch_relative_error X·1e200", lambda: AP.batch_relative_error(PX[None] * 1e200, np.ones((1, 6), bool), PW, PW / 2),
+     r"^f = softmax\(X_b W X_bᵀ\) is not finite in float64: it overflows"),
 ]
 
 

@@ -16,8 +16,9 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..memory import check_fits  # noqa: E402
 from ._gd import binarize  # noqa: E402
-from ._validate import float_matrix, nonneg_real, positive_int, ratio  # noqa: E402
+from ._validate import finite, float_matrix, nonneg_real, positive_int, ratio  # noqa: E402
 
 __all__ = ["batch_relative_error", "prune_batch"]
 
@@ -68,6 +69,8 @@ def _prune(Xs, W, valid, lam, steps, iters):
 
 
 def _batch(Xs, valid, W):
+    if isinstance(Xs, np.ma.MaskedArray) and np.ma.is_masked(Xs):
+        raise ValueError("Xs must not be a masked array with masked entries (their values would be used)")
     Xs = np.asarray(Xs, dtype=np.float64)
     valid = np.asarray(valid, dtype=bool)
     if Xs.ndim != 3 or Xs.size == 0:
@@ -92,7 +95,10 @@ def prune_batch(Xs, valid, W, lam, rhos, *, steps: int = 300, iters: int = 30) -
     rhos = tuple(ratio(r) for r in rhos)
     Xs, valid, W = _batch(Xs, valid, W)
     lam = nonneg_real(lam, "lam")
-    M, losses, _ = _prune(Xs, W, valid, lam, positive_int(steps, "steps"), positive_int(iters, "iters"))
+    steps = positive_int(steps, "steps")
+    check_fits(8 * steps, "the loss history", steps=steps)
+    M, losses, _ = finite(_prune(Xs, W, valid, lam, steps, positive_int(iters, "iters")),
+                          f"a GD iterate (steps={steps})", Xs)
     M = np.asarray(M)
     out = {(score, r): binarize(s, r) * W for score, s in (("M", M), ("MW", np.abs(M * W))) for r in rhos}
     return out, np.asarray(losses)
@@ -112,6 +118,7 @@ def batch_relative_error(Xs, valid, W, W_pruned):
         raise ValueError(f"W_pruned.shape={stack.shape} must be (d, d) or (k, d, d)")
     Wps = [float_matrix(Wp, "W_pruned", shape=W.shape) for Wp in stack]
     f = _attn_jit(Xs, W, valid)
-    nf = jnp.linalg.norm(f)
-    out = [float(jnp.linalg.norm(_attn_jit(Xs, Wp, valid) - f) / nf) for Wp in Wps]
+    nf = jnp.linalg.norm(finite(f, "f = softmax(X_b W X_bᵀ)", Xs))
+    out = [float(jnp.linalg.norm(finite(_attn_jit(Xs, Wp, valid), "f̃ = softmax(X_b W_pruned X_bᵀ)", Xs) - f) / nf)
+           for Wp in Wps]
     return out[0] if single else out
