@@ -19,7 +19,7 @@ import numpy as np
 
 from .toolkit.outcome import Outcome
 
-__all__ = ["Adapter", "AdapterAbort", "AdapterSet", "TrialRule", "U", "output", "table", "within"]
+__all__ = ["Adapter", "AdapterSet", "TrialRule", "U", "output", "table", "within"]
 
 U = 2.0**-53
 """The float64 unit roundoff, the unit of every tolerance rule."""
@@ -72,17 +72,6 @@ class TrialRule:
     with_seed: Callable
     delta: Callable
     trials: int = 40
-
-
-class AdapterAbort(BaseException):
-    """An implementation's call that ends the judging of its function at once, without shrinking:
-    it ran past the validator's time limit, raised a ``BaseException`` (``SystemExit``,
-    ``KeyboardInterrupt`` raised by the function itself, ...) or was not deterministic for one seed.
-
-    It derives from ``BaseException`` so that neither Hypothesis (which would replay and shrink a
-    hang) nor a compare function's ``except Exception`` swallows it; the validator and the ledger
-    catch it and report a FAIL / an error naming the function.
-    """
 
 
 class AdapterSet:

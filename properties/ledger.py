@@ -40,25 +40,13 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import Phase, given, reject, settings, target
-from scipy import stats
-
-from oracle import UndecidableError
-
-from . import profiles
-from .contract import AdapterAbort
+from . import engine, profiles
+from .engine import FALSE_ALARM, binomial_threshold
+from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
 from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
-from .toolkit import Claim, HypothesisUnmet, Outcome, at_precision, canonical_ids, start_dps
+from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 
 __all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "run_claim", "run_ledger", "summary_table"]
-
-FALSE_ALARM = 1e-6
-
-
-def binomial_threshold(k: int, delta: float, alpha: float = FALSE_ALARM) -> int:
-    """Smallest F with P[Binomial(k, δ) > F] ≤ α: the most failures a true claim may show."""
-    return int(stats.binom.isf(alpha, k, delta)) if stats.binom.sf(0, k, delta) > alpha else 0
-
 
 @dataclass
 class Result:
@@ -89,70 +77,32 @@ class Result:
         return jsonable(dict(self.__dict__))
 
 
-class _Counterexample(Exception):
-    pass
-
-
 def _call(claim: Claim, impl, *args) -> Outcome:
     fn = claim.trial if claim.mode == "statistical" else claim.check
     return fn(*args, impl) if claim.uses else fn(*args)
 
 
-def _finite_target(x: float) -> float:
-    if math.isnan(x):
-        return 0.0
-    return max(-1e300, min(1e300, x))
-
-
 def _search(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: bool) -> None:
-    state = {"n": 0, "undecided": 0, "worst": None, "digits": None, "fail": None}
-
-    def prop(inst):
-        try:
-            out = _call(claim, impl, inst)
-        except HypothesisUnmet:
-            reject()
-        except UndecidableError:
-            state["undecided"] += 1
-            return
-        state["n"] += 1
-        if state["worst"] is None or out.ratio > state["worst"]:
-            state["worst"] = out.ratio
-        if out.digits is not None:
-            state["digits"] = out.digits if state["digits"] is None else min(state["digits"], out.digits)
-        target(_finite_target(out.ratio), label="ratio measured/bound")
-        if not out.holds:
-            state["fail"] = (inst, out)
-            raise _Counterexample()
-
-    base = profiles.load(profile)
-    n_examples = profiles.examples_for(profile, claim.max_examples)
-    phases = base.phases if shrink else tuple(p for p in base.phases if p is not Phase.shrink)
-    test = profiles.seeded(settings(base, max_examples=n_examples, phases=phases)(given(claim.strategy())(prop)), seed)
-    try:
-        test()
-    except _Counterexample:
-        pass
-    result.examples = state["n"]
-    result.worst_ratio = state["worst"]
-    result.digits = state["digits"]
-    if state["fail"] is not None:
-        inst, out = state["fail"]
-        _conclude_counterexample(claim, impl, inst, out, "search", result)
-        return
-    for inst in claim.examples:
-        out = _call(claim, impl, inst)
-        result.examples += 1
-        if not out.holds:
-            _conclude_counterexample(claim, impl, inst, out, "explicit", result)
-            return
-    if state["n"] == 0:
+    rep = engine.search(claim.strategy(), lambda inst: _call(claim, impl, inst), profile=profile, seed=seed,
+                        max_examples=claim.max_examples, shrink=shrink, explicit=claim.examples)
+    result.examples = rep.examples
+    result.worst_ratio = rep.worst
+    result.digits = rep.digits
+    if rep.problem:
         result.verdict = "inconclusive"
-        result.reason = f"no example was decided ({state['undecided']} undecidable at {8 * start_dps()} digits)"
+        result.reason = rep.problem
+        return
+    if rep.failure is not None:
+        f = rep.failure
+        _conclude_counterexample(claim, impl, f.instance, f.outcome, f.source, result)
+        return
+    if rep.examples == 0:
+        result.verdict = "inconclusive"
+        result.reason = f"no example was decided ({rep.undecided} undecidable at {8 * start_dps()} digits)"
         return
     result.verdict = "verified"
-    if state["undecided"]:
-        result.reason = f"{state['undecided']} examples undecidable at {8 * start_dps()} digits were skipped"
+    if rep.undecided:
+        result.reason = f"{rep.undecided} examples undecidable at {8 * start_dps()} digits were skipped"
 
 
 def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> None:
@@ -164,7 +114,7 @@ def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> 
     try:
         with at_precision(dps):
             again = _call(claim, impl) if claim.mode == "single" else _call(claim, impl, inst)
-    except UndecidableError as exc:
+    except (UndecidableError, HypothesisUnmet) as exc:
         result.verdict = "inconclusive"
         result.reason = f"counterexample not confirmed at {dps} digits: {exc}"
         result.counterexample_outcome = out
@@ -180,22 +130,15 @@ def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> 
 
 def _statistical(claim: Claim, profile: str, impl, result: Result) -> None:
     """Trials with seeds 0 … k−1 under every ``--seed`` (the binomial rule is about those trials)."""
-    k = claim.trials * (1 if profile != "thorough" else 4)
-    q = binomial_threshold(k, claim.delta)
-    failures = []
-    worst = None
-    for seed in range(k):
-        out = _call(claim, impl, seed)
-        worst = out.ratio if worst is None else max(worst, out.ratio)
-        if not out.holds:
-            failures.append((seed, out))
+    rep = engine.trials(lambda seed: _call(claim, impl, seed), trials=claim.trials, delta=claim.delta,
+                        profile=profile)
+    k, q, failures = rep.examples, rep.threshold, rep.failures
     result.examples = k
-    result.worst_ratio = worst
+    result.worst_ratio = rep.worst
     result.extra = {"trials": k, "failures": len(failures), "delta": claim.delta, "threshold": q,
                     "false_alarm": FALSE_ALARM}
-    rule = f"{len(failures)} failures in {k} seeded trials; a true claim (failure rate <= {claim.delta}) " \
-           f"shows at most {q} except with probability {FALSE_ALARM:g}"
-    if len(failures) <= q:
+    rule = rep.rule()
+    if rep.held:
         result.verdict = "verified"
         result.reason = rule
         return

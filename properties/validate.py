@@ -33,28 +33,24 @@ import types
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import given, settings, target
 
-from oracle import UndecidableError
-
-from . import profiles
-from .contract import Adapter, AdapterAbort, within
-from .ledger import FALSE_ALARM, binomial_threshold, run_claim
+from . import engine, profiles
+from .contract import Adapter, within
+from .engine import FALSE_ALARM
+from .errors import AdapterAbort, TimedOut
+from .ledger import run_claim
 from .ledgerfile import jsonable
 from .registry import adapters, claims
 from .toolkit import Outcome
 
-__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "applicable_claims", "check_function", "declared_options",
+__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "applicable_claims", "check_function", "claim_verdicts",
+           "declared_options",
            "find_adapters", "guard", "guarded_implementation", "import_module", "validate"]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
 
 _ABANDONED: list[threading.Thread] = []
-
-
-class _TimedOut(AdapterAbort):
-    """The call ran past its time limit."""
 
 
 def _check_timeout(timeout) -> None:
@@ -89,7 +85,7 @@ def guard(name: str, fn, timeout: float = DEFAULT_TIMEOUT):
         worker.join(timeout)
         if worker.is_alive():
             _ABANDONED.append(worker)
-            raise _TimedOut(f"{name} did not return within the time limit of {timeout:g} s")
+            raise TimedOut(f"{name} did not return within the time limit of {timeout:g} s")
         if "error" in box:
             exc = box["error"]
             if isinstance(exc, Exception):
@@ -138,6 +134,11 @@ def find_adapters(module) -> list[str]:
 
 @dataclass
 class FunctionReport:
+    """The verdict on one adapter function: ``passed``, the decided ``examples``, the ``worst``
+    error/tolerance, and on failure the (``shrunk`` or not) ``minimal_input``, the ``outcome`` (None when
+    the call crashed or was aborted) and the one-line ``error``; ``statistics`` counts the statistical
+    checks passed (``Adapter.statistical``)."""
+
     name: str
     passed: bool
     examples: int
@@ -147,93 +148,66 @@ class FunctionReport:
     error: str = ""
     shrunk: bool = True
     timed_out: bool = False
-    statistics: int = 0  # statistical checks passed (Adapter.statistical)
+    statistics: int = 0
+
+    def lines(self) -> list[str]:
+        """The report's lines, as the command line prints them and the pytest plugin asserts them."""
+        if self.passed:
+            worst = "-" if self.worst is None else f"{self.worst:.3g}"
+            stats = f"; {self.statistics} statistical checks passed" if self.statistics else ""
+            return [f"PASS {self.name:<28} {self.examples:>4} examples, worst error/tolerance {worst}{stats}"]
+        label = "minimal failing input" if self.shrunk else "failing input"
+        detail = self.error or (self.outcome and self.outcome.note) or ""
+        if self.outcome is not None:
+            detail = f"error/tolerance {self.outcome.ratio:.3g}; {detail}"
+        return [f"FAIL {self.name:<28} {label}: {jsonable(self.minimal_input)}", f"     {detail}"]
 
 
-class _Stop(BaseException):
-    """Ends a search at once (no shrinking): the call was aborted."""
-
-
-def _finite(x: float) -> float:
-    return 1e300 if math.isnan(x) else max(-1e300, min(1e300, float(x)))
-
-
-def _trials(ad: Adapter, inst, call, opts) -> Outcome:
+def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
     """A probabilistic guarantee on one drawn instance (``ad.trials``): the trials with seeds 0 … k−1,
-    judged by the ledger's binomial rule (at most ``binomial_threshold(k, δ)`` failures; a guarantee
+    judged by the engine's binomial rule (at most ``binomial_threshold(k, δ)`` failures; a guarantee
     holding with probability ≥ 1 − δ shows more only with probability ≤ FALSE_ALARM)."""
     rule = ad.trials
     delta = float(rule.delta(inst))
-    q = binomial_threshold(rule.trials, delta)
-    failures = []
-    for s in range(rule.trials):
-        out = ad.compare(rule.with_seed(inst, s), call, **opts)
-        if not out.holds:
-            failures.append((s, out))
-    note = (f"{len(failures)} of {rule.trials} seeded trials (seeds 0…{rule.trials - 1}) failed; a guarantee "
+    rep = engine.trials(lambda s: ad.compare(rule.with_seed(inst, s), call, **opts), trials=rule.trials,
+                        delta=delta, profile=profile)
+    k, q = rep.examples, rep.threshold
+    note = (f"{len(rep.failures)} of {k} seeded trials (seeds 0…{k - 1}) failed; a guarantee "
             f"holding with probability ≥ 1 − {delta:g} shows at most {q} except with probability {FALSE_ALARM:g}")
-    if failures:
-        note += f"; seed {failures[0][0]}: {failures[0][1].note}"
-    return within(len(failures), q, note)
+    if rep.failures:
+        note += f"; seed {rep.failures[0][0]}: {rep.failures[0][1].note}"
+    return within(len(rep.failures), q, note)
 
 
 def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
                    timeout: float = DEFAULT_TIMEOUT, options: dict | None = None) -> FunctionReport:
-    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls).
+    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls),
+    through the engine (:func:`properties.engine.search`): a failure is shrunk to a minimal input, then
+    the adapter's corners are judged, then its statistical checks.
 
     ``options`` are the module's declared values of ``ad.options`` (e.g. ``SOLVE_TOLERANCE``);
     undeclared ones take their documented defaults.
     """
-    state = {"n": 0, "worst": None, "fail": None, "timed_out": False, "corner": False}
     call = guard(ad.name, fn, timeout)
     if ad.seeded is not None:
         call = _deterministic(ad.name, ad.seeded, call)
     opts = {key: (options or {}).get(key, default) for key, default in ad.options}
-
-    class _Fail(Exception):
-        pass
-
-    def prop(inst):
-        try:
-            out = ad.compare(inst, call, **opts) if ad.trials is None else _trials(ad, inst, call, opts)
-        except UndecidableError:
-            return
-        except AdapterAbort as exc:
-            state["fail"] = (inst, None, str(exc))
-            state["timed_out"] = isinstance(exc, _TimedOut)
-            raise _Stop() from None
-        except Exception as exc:  # the implementation crashed or returned garbage on valid input
-            state["fail"] = (inst, None, f"{type(exc).__name__}: {exc}")
-            raise _Fail() from exc
-        state["n"] += 1
-        state["worst"] = out.ratio if state["worst"] is None else max(state["worst"], out.ratio)
-        if not state["corner"]:
-            target(_finite(out.ratio), label="error/tolerance")
-            for label, value in (ad.targets(inst) if ad.targets is not None else {}).items():
-                target(_finite(value), label=label)
-        if not out.holds:
-            state["fail"] = (inst, out, out.note)
-            if ad.trials is not None:  # not shrunk: each candidate would cost another k trials
-                raise _Stop()
-            raise _Fail()
-
-    n = profiles.examples_for(profile, ad.max_examples)
-    test = profiles.seeded(settings(profiles.load(profile), max_examples=n)(given(ad.strategy())(prop)), seed)
-    stopped = False
-    try:
-        test()  # a failure the search finds is shrunk to a minimal input
-        state["corner"] = True
-        for inst in ad.corners() if ad.corners is not None else []:  # then the corners it may not reach
-            prop(inst)
-    except _Fail:
-        pass
-    except _Stop:
-        stopped = True
-    if state["fail"] is None:
-        return _statistical(ad, guard(ad.name, fn, timeout), FunctionReport(ad.name, True, state["n"], state["worst"]))
-    inst, out, note = state["fail"]
-    return FunctionReport(ad.name, False, state["n"], state["worst"], inst, out, note,
-                          shrunk=not (stopped or state["corner"]), timed_out=state["timed_out"])
+    if ad.trials is None:
+        check = lambda inst: ad.compare(inst, call, **opts)  # noqa: E731
+    else:
+        check = lambda inst: _trials(ad, inst, call, opts, profile)  # noqa: E731
+    rep = engine.search(ad.strategy(), check, profile=profile, seed=seed, max_examples=ad.max_examples,
+                        shrink=ad.trials is None,  # each shrinking candidate would cost another k trials
+                        label="error/tolerance", targets=ad.targets,
+                        explicit=ad.corners() if ad.corners is not None else (), errors="fail")
+    f = rep.failure
+    if rep.problem:
+        return FunctionReport(ad.name, False, rep.examples, rep.worst, None if f is None else f.instance,
+                              None, rep.problem, shrunk=False)
+    if f is None:
+        return _statistical(ad, guard(ad.name, fn, timeout), FunctionReport(ad.name, True, rep.examples, rep.worst))
+    return FunctionReport(ad.name, False, rep.examples, rep.worst, f.instance, f.outcome, f.note,
+                          shrunk=f.shrunk, timed_out=f.timed_out)
 
 
 def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
@@ -245,7 +219,7 @@ def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
             out = check(call)
         except AdapterAbort as exc:
             return FunctionReport(ad.name, False, rep.examples, rep.worst, what, None, str(exc), shrunk=False,
-                                  timed_out=isinstance(exc, _TimedOut))
+                                  timed_out=isinstance(exc, TimedOut))
         except Exception as exc:  # the implementation crashed or returned garbage on a fixed instance
             return FunctionReport(ad.name, False, rep.examples, rep.worst, what, None, f"{type(exc).__name__}: {exc}",
                                   shrunk=False)
@@ -253,6 +227,20 @@ def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
             return FunctionReport(ad.name, False, rep.examples, rep.worst, what, out, out.note, shrunk=False)
         rep.statistics += 1
     return rep
+
+
+def claim_verdicts(result) -> list[tuple[bool, str]]:
+    """``(ok, line)`` for a claim's ledger :class:`~properties.ledger.Result` on the module, then for each of
+    its repairs (a claim false in general is also judged by its repaired statements): ok when the
+    verdict is the recorded finding; a line that is not ok names the counterexample and the reason."""
+    entries = [(result.id, result.as_dict())] + [(f"{result.id} (repair)", rep) for rep in result.repairs]
+    out = []
+    for name, e in entries:
+        ok = e["verdict"] == e["expected"]
+        cex = f"; counterexample {json.dumps(e['counterexample'])}" if not ok and e["counterexample"] is not None else ""
+        out.append((ok, f"{'PASS' if ok else 'FAIL'} {name:<56} {e['verdict']} (recorded finding: {e['expected']}){cex}"
+                        + (f" {e['reason']}" if not ok and e["reason"] else "")))
+    return out
 
 
 def declared_options(module, ad: Adapter) -> dict:
@@ -319,20 +307,12 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         ad = adapters()[name]
         rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout,
                              options=declared_options(module, ad))
-        if rep.passed:
-            worst = "-" if rep.worst is None else f"{rep.worst:.3g}"
-            stats = f"; {rep.statistics} statistical checks passed" if rep.statistics else ""
-            print(f"  PASS {name:<28} {rep.examples:>4} examples, worst error/tolerance {worst}{stats}", file=stream)
-            continue
-        failed += 1
-        if rep.timed_out:
-            hung.add(name)
-        label = "minimal failing input" if rep.shrunk else "failing input"
-        print(f"  FAIL {name:<28} {label}: {jsonable(rep.minimal_input)}", file=stream)
-        detail = rep.error or (rep.outcome and rep.outcome.note) or ""
-        if rep.outcome is not None:
-            detail = f"error/tolerance {rep.outcome.ratio:.3g}; {detail}"
-        print(f"       {detail}", file=stream)
+        for line in rep.lines():
+            print(f"  {line}", file=stream)
+        if not rep.passed:
+            failed += 1
+            if rep.timed_out:
+                hung.add(name)
     applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
@@ -343,19 +323,11 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
             print(f"  FAIL {c.id:<56} not run: {', '.join(sorted(hung & set(c.uses)))} ran past the time limit",
                   file=stream)
             continue
-        r = run_claim(c, profile=profile, impl=impl, seed=seed)
-        ok = r.verdict == c.expected
-        failed += not ok
-        cex = f"; counterexample {jsonable(r.counterexample)}" if (r.counterexample is not None and not ok) else ""
-        print(f"  {'PASS' if ok else 'FAIL'} {c.id:<56} {r.verdict} (recorded finding: {c.expected}){cex}"
-              + (f" {r.reason}" if not ok and r.reason else ""), file=stream)
-        for rep in r.repairs:  # a claim false in general is also judged by its repaired statements
-            rok = rep["verdict"] == rep["expected"]
-            failed += not rok
-            repaired += 1
-            rcex = f"; counterexample {json.dumps(rep['counterexample'])}" if not rok and rep["counterexample"] else ""
-            print(f"  {'PASS' if rok else 'FAIL'} {c.id + ' (repair)':<56} {rep['verdict']} (recorded finding: "
-                  f"{rep['expected']}){rcex}" + (f" {rep['reason']}" if not rok and rep["reason"] else ""), file=stream)
+        verdicts = claim_verdicts(run_claim(c, profile=profile, impl=impl, seed=seed))
+        failed += sum(not ok for ok, _ in verdicts)
+        repaired += len(verdicts) - 1
+        for _, line in verdicts:
+            print(f"  {line}", file=stream)
     total = len(names) + len(applicable) + repaired
     print(f"{total - failed} passed, {failed} failed", file=stream)
     return 1 if failed else 0

@@ -10,12 +10,12 @@ import pytest
 
 from properties import profiles
 from properties.ledger import run_claim
-from properties.ledgerfile import jsonable
 from properties.registry import adapters, load_all
 from properties.validate import (
     DEFAULT_TIMEOUT,
     applicable_claims,
     check_function,
+    claim_verdicts,
     declared_options,
     find_adapters,
     guarded_implementation,
@@ -66,9 +66,7 @@ def test_function(adapter_name, request):
     ad = adapters()[adapter_name]
     rep = check_function(ad, getattr(module, adapter_name), profile=profile, seed=seed, timeout=timeout,
                          options=declared_options(module, ad))
-    label = "minimal failing input" if rep.shrunk else "failing input"
-    detail = rep.error or (rep.outcome.note if rep.outcome is not None else "")
-    assert rep.passed, f"{adapter_name} [{name}]: {label} {jsonable(rep.minimal_input)}: {detail}"
+    assert rep.passed, f"[{name}] " + "\n".join(rep.lines())
 
 
 def test_claim(claim_id, request):
@@ -78,8 +76,5 @@ def test_claim(claim_id, request):
     module, names = _module(name)
     claim = load_all()[claim_id]
     r = run_claim(claim, profile=profile, impl=guarded_implementation(name, module, names, timeout), seed=seed)
-    cex = f"; counterexample {jsonable(r.counterexample)}" if r.counterexample is not None else ""
-    assert r.verdict == claim.expected, (f"{claim_id} [{name}]: verdict {r.verdict}, recorded finding {claim.expected}"
-                                         f"{cex}; {r.reason}")
-    wrong = [rep for rep in r.repairs if rep["verdict"] != rep["expected"]]
-    assert not wrong, f"{claim_id} [{name}]: repaired statements {[(w['verdict'], w['expected']) for w in wrong]}"
+    verdicts = claim_verdicts(r)
+    assert all(ok for ok, _ in verdicts), f"[{name}] " + "\n".join(line for ok, line in verdicts if not ok)

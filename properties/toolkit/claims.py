@@ -11,6 +11,9 @@ search reproduces it) and how it is judged, in exactly one of four modes:
 - **statistical**: ``trial(seed) -> Outcome`` and ``delta``; seeded trials judged by a binomial rule.
 - **not applicable**: ``not_applicable`` is the reason no instance can be checked.
 
+The mode is a field of the claim (:data:`MODES`), set by :class:`ClaimSet` from the method that
+declared it and checked against the fields it needs; it is never inferred from which fields are unset.
+
 A claim found false may carry *repairs*: statements known to be true in its place (the spec's
 corrected versions, a norm in which a contraction does hold, a sensible reading).  A repair is
 declared with the same id and ``repair=True``; the registry attaches it to its claim
@@ -49,9 +52,12 @@ from oracle import linalg, to_mp
 from .judge import eq, float_outcome, le, loewner, slope
 from .outcome import Outcome
 
-__all__ = ["VERDICTS", "Claim", "ClaimSet", "canonical_ids", "radius", "to_oracle"]
+__all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "radius", "to_oracle"]
 
 VERDICTS = ("verified", "falsified", "not-applicable", "inconclusive")
+
+MODES = ("search", "single", "statistical", "not-applicable")
+"""How a claim is judged (see the module docstring); :attr:`Claim.mode` is one of them."""
 
 
 @functools.cache
@@ -73,6 +79,7 @@ class Claim:
     statement: str
     hypotheses: str
     expected: str
+    mode: str
     strategy: Callable[[], Any] | None = None
     check: Callable[..., Outcome] | None = None
     trial: Callable[..., Outcome] | None = None
@@ -87,15 +94,14 @@ class Claim:
     repair: bool = False
     repairs: tuple[Claim, ...] = ()
 
-    @property
-    def mode(self) -> str:
-        if self.not_applicable is not None:
-            return "not-applicable"
-        if self.trial is not None:
-            return "statistical"
-        if self.strategy is not None:
-            return "search"
-        return "single"
+    def __post_init__(self):
+        needs = {"search": ("strategy", "check"), "single": ("check",), "statistical": ("trial", "delta"),
+                 "not-applicable": ("not_applicable",)}
+        if self.mode not in needs:
+            raise ValueError(f"mode={self.mode!r} must be one of {MODES} [{self.id}]")
+        missing = [f for f in needs[self.mode] if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"a {self.mode} claim needs {', '.join(missing)} [{self.id}]")
 
 
 def to_oracle(value):
@@ -156,9 +162,11 @@ class ClaimSet:
             raise ValueError(f"delta={delta!r} must be in (0, 1) for a statistical claim [{claim_id}]")
         if fn.__doc__ is None:
             fn.__doc__ = f"{claim_id}: {statement}"
+        mode = ("not-applicable" if not_applicable is not None else "statistical" if trial
+                else "single" if instances is None else "search")
         self.claims.append(Claim(
             id=claim_id, paper=row["paper"], section=row["section"], kind=row["kind"], statement=statement,
-            hypotheses=hypotheses, expected=expected, strategy=None if trial else instances,
+            hypotheses=hypotheses, expected=expected, mode=mode, strategy=None if trial else instances,
             check=None if trial or not_applicable is not None else fn, trial=fn if trial else None,
             delta=delta, trials=trials, not_applicable=not_applicable, uses=tuple(uses),
             examples=tuple(examples), max_examples=max_examples, notes=notes,

@@ -15,8 +15,9 @@ import math
 import numpy as np
 from mpmath import mp
 
-from oracle import LADDER, UndecidableError, decide_sign, linalg
+from oracle import LADDER, decide_sign, linalg
 
+from ..errors import HypothesisUnmet, UndecidableError
 from .outcome import Outcome
 
 __all__ = [
@@ -152,14 +153,6 @@ def worst_pair(*pairs):
     """Of several (measured, bound) pairs, the one with the largest measured − bound (a chain of
     inequalities judged by its weakest link)."""
     return max(pairs, key=lambda mb: mb[0] - mb[1])
-
-
-class HypothesisUnmet(UndecidableError):
-    """A drawn instance does not meet the claim's hypotheses (exactly, as the oracle sees it).
-
-    The ledger's search rejects such an instance (as Hypothesis's ``assume`` does); a re-check or an
-    adapter comparison, where no search is running, skips it as undecidable.
-    """
 
 
 def require(cond, why: str) -> None:
