@@ -95,8 +95,8 @@ def check_mp(value, name: str, *, ndim: int | None = None):
 
     Python and numpy reals (not bool) are converted exactly (a float to the ``mpf`` holding it, an
     int exactly at any size); an mpmath constant (``mp.pi``) gives its value at the working precision;
-    a numpy array is refused with the advice to convert it with :func:`to_mp`.  Shared by every oracle module for arguments that are mpmath values:
-    the one argument check of the oracle's matrices and columns.
+    a numpy array is refused with the advice to convert it with :func:`to_mp`.  Shared by every oracle
+    module for arguments that are mpmath values: the one argument check of the oracle's matrices and columns.
 
     **Arguments:**
     - ``ndim``: ``None`` accepts a number or a matrix; ``0`` a number only; ``2`` a non-empty

@@ -75,8 +75,8 @@ from .kernel_taylor import (
     taylor_ridge_solve,
     taylor_tail,
 )
-from .newton import Status
 from .memory import check_fits
+from .newton import Status
 from .sketches import check_int
 
 __all__ = [

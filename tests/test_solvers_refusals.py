@@ -99,7 +99,8 @@ ARGUMENT_CASES = [
 
 OVERFLOW = r"is not finite in float64: (it overflows|the logits A1XA2ᵀ overflow) \(max \|A1\| = "
 OVERFLOW_CASES = [
-    (f"{fn.__name__} {name}·{scale:g}", (lambda fn=fn, args=args: fn(*args)), r"^(L_half\(X, Y\)|∇_X L_half|∇_Y L_half|∇²L_half) " + OVERFLOW)
+    (f"{fn.__name__} {name}·{scale:g}", (lambda fn=fn, args=args: fn(*args)),
+     r"^(L_half\(X, Y\)|∇_X L_half|∇_Y L_half|∇²L_half) " + OVERFLOW)
     for scale in (1e200, 1e300)
     for name, args in (("A3", (A1, A2, A3 * scale, B, X, Y)), ("Y", (A1, A2, A3, B, X, Y * scale)))
     for fn in (AO.loss, AO.grad_x, AO.hessian_blocks)
