@@ -2,7 +2,8 @@
 precision-escalating judges, and the common strategies.
 
 Public names are re-exported here; the submodules are ``claims`` (Claim, ClaimSet and the shapes),
-``judge`` (eq, le, loewner, …), ``strategies`` and ``outcome``.
+``judge`` (eq, le, loewner, …), ``strategies``, ``outcome`` and ``facts`` (the facts several papers state
+alike, each declared once and called by every paper that states it).
 """
 
 from . import strategies as strategies
