@@ -36,7 +36,7 @@ from oracle import linalg, to_mp
 from ..contract import AdapterSet, U, output, within
 from ..sketch_statistics import bits_distribution
 from ..toolkit import require
-from ..toolkit.strategies import dims, matrices, scalars, vectors
+from ..toolkit.strategies import dims, matrices, scalars, vectors, with_corners
 
 __all__ = ["adapters"]
 
@@ -157,10 +157,31 @@ def _attention_feature_bits(inst, fn):
     return within(len(problems), 0, "; ".join(problems) or f"rows {list(rows)}: format as specified")
 
 
-def _ridge_instances():
+def _plain_ridge_instances():
     return dims(1, 3).flatmap(lambda d: dims(2, 6).flatmap(lambda n: st.tuples(
         matrices(d, n, max_abs=0.7), vectors(n, max_abs=2.0), scalars(0.1, 5.0), scalars(-10.0, -3.0),
         st.integers(0, 2**16))))
+
+
+@st.composite
+def _spike_ridge_instances(draw):
+    """One nonzero point x_n = ±s·e_j, s = 10^[−1.5, −0.3], and y = e_n: K − Q_q is then the tail
+    Σ_{l>q} s^{2l}/l! on one entry, met by α_n ≈ 1/λ, so a kernel approximated one Taylor degree short
+    (or a loop stopped short) shows its full error; small s makes the gap between consecutive degrees
+    ((q + 1)/s²) wide."""
+    d, n = draw(dims(1, 3), label="d"), draw(dims(2, 6), label="n")
+    X = np.zeros((d, n))
+    X[draw(st.integers(0, d - 1), label="row"), n - 1] = draw(st.sampled_from([1.0, -1.0]), label="sign") * 10.0 ** draw(
+        scalars(-1.5, -0.3), label="log10 s")
+    y = np.zeros(n)
+    y[n - 1] = 1.0
+    return X, y, draw(scalars(0.1, 5.0), label="lam"), draw(scalars(-10.0, -3.0), label="log10 eps"), draw(
+        st.integers(0, 2**16), label="seed")
+
+
+def _ridge_instances():
+    """(X, y, λ, log10 ε, seed): plain draws, and with weight 0.4 one-spike instances (:func:`_spike_ridge_instances`)."""
+    return with_corners(_plain_ridge_instances(), _spike_ridge_instances(), weight=0.4)
 
 
 def _ridge_rule(X, y, lam, eps, x, name):
@@ -183,6 +204,25 @@ _RIDGE_SOLVERS = {  # name → (extra signature argument, what the solver is)
 }
 
 
+def _taylor_tail(r2: float, n: int, q: int) -> float:
+    """n·Σ_{l>q} r^{2l}/l! (def.Q) in float64, for search targets only."""
+    return n * math.fsum(r2**l / math.factorial(l) for l in range(q + 1, q + 80))
+
+
+def _ridge_targets(inst):
+    """Where wrong solvers differ from right ones: the factor by which the Taylor degree one below the
+    smallest admissible one (def.Q: n·Σ_{l>q} r^{2l}/l! ≤ ελ/2) misses its bound, and log10 of
+    (‖K‖ + λ)/λ, the condition that slows an iteration stopped early (float64 estimates)."""
+    X, y, lam, log_eps, _ = inst
+    n = X.shape[1]
+    r2 = float(np.max(np.sum(X * X, axis=0)))
+    bound = 10.0**log_eps * lam / 2
+    q = next((q for q in range(1, 60) if _taylor_tail(r2, n, q) <= bound), 60)
+    K = np.exp(X.T @ X)
+    return {"log10 margin of degree q − 1": math.log10(max(_taylor_tail(r2, n, q - 1) / bound, 1e-300)),
+            "log10 (‖K‖ + λ)/λ": math.log10((np.linalg.norm(K, 2) + lam) / lam)}
+
+
 def _ridge_adapter(name):
     """Both kernel ridge solvers are judged by one rule (:func:`_ridge_rule`); ``kernel_ridge_solve``
     also takes the seed of its sketch."""
@@ -198,7 +238,8 @@ def _ridge_adapter(name):
 
     adapters(name, signature=f"{name}(X: (d, n) array, y: (n,) array, lam: float, eps: float{extra}) -> (n,) array",
              doc=f"x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) ({what})", tolerance=_RIDGE_TOLERANCE,
-             strategy=_ridge_instances, max_examples=10, seeded="seed" if seeded else None)(compare)
+             strategy=_ridge_instances, max_examples=25, seeded="seed" if seeded else None,
+             targets=_ridge_targets)(compare)
 
 
 for _name in _RIDGE_SOLVERS:
