@@ -254,6 +254,19 @@ def _alg_corners(tall_b, j=None):
     return out
 
 
+def _square_corners():
+    """(A, b, ε, δ) square with κ(A) = 10³, 10⁶, 10¹²: OPT = 0, so the rule asks for a backward-stable
+    residual; a solver that squares κ (the normal equations) misses it by about κ."""
+    out = []
+    for n, log_kappa, seed in ((3, 3, 0), (4, 6, 1), (4, 12, 2)):
+        rng = np.random.default_rng(seed)
+        U_ = np.linalg.qr(rng.standard_normal((n, n)))[0]
+        V = np.linalg.qr(rng.standard_normal((n, n)))[0]
+        A = (U_ * np.logspace(0.0, -log_kappa, n)) @ V.T
+        out.append((A, A @ np.linspace(1.0, -1.0, n), 0.05, 0.05))
+    return out
+
+
 def _alg_rule(j=False):
     if j:
         return TrialRule(with_seed=lambda inst, s: ((*inst[0], s), inst[1]), delta=lambda inst: inst[0][3],
@@ -269,7 +282,7 @@ def _unseeded(tall_b, kappa_exp):
           doc="Algorithm 1: x' with ‖Ax' − b‖ ≤ (1+ε)·min_x‖Ax − b‖ (w.p. ≥ 1 − δ)",
           tolerance="‖Ax̂ − b‖ ≤ (1+ε)·OPT + 16·N·u·(‖A‖‖x̂‖ + ‖b‖)",
           strategy=lambda: _unseeded(True, 1), max_examples=5, seeded="seed", trials=_alg_rule(),
-          corners=lambda: _alg_corners(True))
+          corners=lambda: _alg_corners(True) + _square_corners())
 def _fast_linear_regression(inst, fn):
     A, b, eps, delta, seed = inst
     x = output(fn(A.copy(), b.copy(), eps, delta, seed), "fast_linear_regression", shape=(A.shape[1],))
