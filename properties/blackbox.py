@@ -116,7 +116,7 @@ def _instances(kind):
     def build(t):
         n, d, m, s, seed = t
         return st.tuples(st.just((n, m, 1 + s % m if kind == "osnap" else 1, seed)),
-                         matrices(n, d, max_abs=1e3), matrices(n, d, max_abs=1e3))
+                         matrices(st.just(n), st.just(d), max_abs=1e3), matrices(st.just(n), st.just(d), max_abs=1e3))
     return st.tuples(dims(1, 8), dims(1, 2), dims(1, 8), dims(1, 8), _SEEDS).flatmap(build)
 
 

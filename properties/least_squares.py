@@ -56,8 +56,8 @@ def problems(draw, *, max_rows: int = 16, max_cols: int = 4, max_log10_cond: flo
     corners = st.one_of(corner_matrices(n, n, kinds=("square ill-conditioned",), max_log10_cond=max_log10_cond),
                         corner_matrices(1, 1, kinds=("n = 1",)))
     A = draw(with_corners(conditioned_matrices(n, d, max_log10_cond=max_log10_cond), corners, weight=0.2), label="A")
-    x = draw(vectors(A.shape[1]), label="x")
-    g = draw(vectors(A.shape[0]), label="residual direction")
+    x = draw(vectors(st.just(A.shape[1])), label="x")
+    g = draw(vectors(st.just(A.shape[0])), label="residual direction")
     size = 10.0 ** draw(scalars(-12.0, 1.0), label="log10 residual size")
     Q = np.linalg.qr(A)[0]
     r = g - Q @ (Q.T @ g)

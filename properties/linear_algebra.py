@@ -91,10 +91,11 @@ def _lstsq_targets(inst):
 
 
 def _lstsq_instances():
-    square = dims(2, 5).flatmap(lambda n: st.tuples(corner_matrices(n, n, kinds=("square ill-conditioned",)), vectors(n)))
+    square = dims(2, 5).flatmap(lambda n: st.tuples(
+        corner_matrices(n, n, kinds=("square ill-conditioned",)), vectors(st.just(n))))
     general = dims(1, 6).flatmap(lambda n: st.one_of(
-        matrices(n, dims(1, n)), conditioned_matrices(n, dims(1, n)), corner_matrices(n, dims(1, n)))).flatmap(
-        lambda A: st.tuples(st.just(A), vectors(A.shape[0])))  # a corner may round its rows up (Hadamard)
+        matrices(st.just(n), dims(1, n)), conditioned_matrices(n, dims(1, n)), corner_matrices(n, dims(1, n)))).flatmap(
+        lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[0]))))  # a corner may round its rows up (Hadamard)
     return with_corners(general, square, weight=0.3)
 
 

@@ -154,7 +154,7 @@ def _apply_strategy(kind):
     def build(t):
         n, m, k, seed, vec = t
         return st.tuples(st.just((kind, n, m, 1 + seed % m, seed)),
-                         matrices(n, k, max_abs=1e3).map(lambda M: M[:, 0] if vec else M))
+                         matrices(st.just(n), st.just(k), max_abs=1e3).map(lambda M: M[:, 0] if vec else M))
     return st.tuples(dims(1, 20), dims(1, 10), dims(1, 3), _SEEDS, st.booleans()).flatmap(build)
 
 
@@ -204,7 +204,7 @@ _apply_adapter("gaussian", "gaussian_apply(bits: dict, M) -> S @ M", "S @ M = (g
           doc="S(x ⊗ y) for the TensorSRHT of bits (column-wise for matrices), kron convention (x⊗y)[a·d2+b]",
           tolerance="|ẑ − z| ≤ (log₂d1p + log₂d2p + 4)·u·‖x‖₁‖y‖₁/√m entrywise",
           strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 10), _SEEDS).flatmap(
-              lambda t: st.tuples(st.just(t), vectors(t[0], max_abs=1e3), vectors(t[1], max_abs=1e3))))
+              lambda t: st.tuples(st.just(t), vectors(st.just(t[0]), max_abs=1e3), vectors(st.just(t[1]), max_abs=1e3))))
 def _tensor_srht_apply(inst, fn):
     (d1, d2, m, seed), x, y = inst
     bits = _draw_bits("tensor", np.random.default_rng(seed), d1, m, d2=d2)

@@ -111,19 +111,19 @@ def _isometry(G, x):
 claims.identity("attention_kernel_regression.factA.4.b4", "for any orthonormal column basis U ∈ R^{n×d} (n ≥ d), ‖Ux‖₂ = ‖x‖₂",
                 hypotheses="U with orthonormal columns (built exactly in mpmath as the Q factor of a drawn "
                            "full-rank matrix), x ∈ R^d",
-                instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(G.shape[1]))),
+                instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(st.just(G.shape[1])))),
                 sides=_isometry)
 
 claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
                   instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)).flatmap(
-                      lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
+                      lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
                   sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)))
 
 
 @claims.check("attention_kernel_regression.factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
               hypotheses="any A, x; σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper's definition: 0 for wide A)",
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()).flatmap(
-                  lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
+                  lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
               notes="True by the paper's definition of σ_min. Under the SV convention σ_{min(n,d)} it FAILS for a "
                     "wide A (A = [1 0], x = e₂: 0 ≥ 1); the paper applies it to a wide matrix in Thm L.3 (eq. 86, "
                     "claim thmL.3.eq86).")
@@ -197,7 +197,7 @@ def _frac_mp(F):
               hypotheses="A square (full rank), B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
               expected="falsified",
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
-                  conditioned_matrices(d, d, max_log10_cond=4.0), matrices(d, dims(1, d)))),
+                  conditioned_matrices(d, d, max_log10_cond=4.0), matrices(st.just(d), dims(1, d)))),
               notes="Fails in general (A = diag(1, 10), B = e₁: κ(A) = 10 > κ(AB)κ(B) = 1). True for square "
                     "invertible B (A = (AB)B^{-1}).")
 def factA_4_b8(inst):
@@ -233,9 +233,10 @@ def factA_4_b8_repair(inst):
 
 def _pairs_b9():
     return dims(1, 4).flatmap(lambda n: dims(1, 4).flatmap(lambda d: st.tuples(
-        st.one_of(matrices(n, d, max_abs=4.0), conditioned_matrices(max(n, d), min(n, d), max_log10_cond=4.0)
+        st.one_of(matrices(st.just(n), st.just(d), max_abs=4.0),
+                  conditioned_matrices(max(n, d), min(n, d), max_log10_cond=4.0)
                   .map(lambda M: M if M.shape == (n, d) else M.T)),
-        dims(1, 4).flatmap(lambda k: matrices(d, k, max_abs=4.0)))))
+        dims(1, 4).flatmap(lambda k: matrices(st.just(d), st.just(k), max_abs=4.0)))))
 
 
 @claims.check("attention_kernel_regression.factA.4.b9", "for any matrices A, B: κ(AB) ≤ κ(A)·κ(B)",
@@ -261,7 +262,8 @@ def factA_4_b9(inst):
 
 @claims.check("attention_kernel_regression.defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
               instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
-                  matrices(n, n, max_abs=3.0), st.tuples(vectors(n), vectors(n)).map(lambda uv: np.outer(*uv)))))
+                  matrices(st.just(n), st.just(n), max_abs=3.0),
+                  st.tuples(vectors(st.just(n)), vectors(st.just(n))).map(lambda uv: np.outer(*uv)))))
 def defA_5_note(K):
     r = linalg.exact_rank(K)
     if r == 0:
@@ -277,7 +279,7 @@ def _cauchy_schwarz(G):
 
 claims.inequality("attention_kernel_regression.factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
                   hypotheses="B = G Gᵀ (formed exactly in mpmath), G ∈ R^{n×r}, r ≤ n (low rank included)",
-                  instances=lambda: dims(1, 6).flatmap(lambda n: matrices(n, dims(1, n))), sides=_cauchy_schwarz)
+                  instances=lambda: dims(1, 6).flatmap(lambda n: matrices(st.just(n), dims(1, n))), sides=_cauchy_schwarz)
 
 
 def _b4_instances():
@@ -291,8 +293,8 @@ def _b4_instances():
         return st.tuples(st.just(X), scalars(0.01, 1.5), st.one_of(st.just(0.0), scalars(0.0, 1.0)),
                          scalars(0.0, 1.0).map(lambda t: max(t, 1e-3)), scalars(-1.0, 1.0),
                          st.sampled_from(["identity", "pair", "random"]),
-                         st.integers(0, n - 1), st.integers(0, n - 1), matrices(n, n))
-    X = dims(1, 5).flatmap(lambda n: matrices(n, dims(1, 3)))
+                         st.integers(0, n - 1), st.integers(0, n - 1), matrices(st.just(n), st.just(n)))
+    X = dims(1, 5).flatmap(lambda n: matrices(st.just(n), dims(1, 3)))
     return X.filter(lambda X: np.any(X)).flatmap(build)
 
 
@@ -330,7 +332,7 @@ claims.inequality(
 def _a8_instances():
     def build(X):
         n, d = X.shape
-        return st.tuples(st.just(X), conditioned_matrices(d, d, max_log10_cond=1.5), vectors(n))
+        return st.tuples(st.just(X), conditioned_matrices(d, d, max_log10_cond=1.5), vectors(st.just(n)))
     return tall(n_lo=1, n_hi=6, d_hi=3, cond=3.0).flatmap(build)
 
 

@@ -92,14 +92,14 @@ claims.identity("attention_kernel_regression.id.opt", "under G0: min_x‖AAᵀAx
                                "min_x‖(AᵀA)^j x − b‖ = 0 at x = (AᵀA)^{-j}b",
                 hypotheses="A full column rank, y ∈ R^n, b ∈ R^d, j ∈ {0..3}",
                 instances=lambda: tall(cond=3.0).flatmap(lambda A: st.tuples(
-                    st.just(A), vectors(A.shape[0]), vectors(A.shape[1]), dims(0, 3))),
+                    st.just(A), vectors(st.just(A.shape[0])), vectors(st.just(A.shape[1])), dims(0, 3))),
                 sides=_opt_sides, scale=lambda A, y, b, j: linalg.norm2(y) + linalg.norm2(b))
 
 
 @claims.check("attention_kernel_regression.id.statdim", "s_λ(K) = tr(K(K + λI)^{-1}) = Σ_i λ_i/(λ_i + λ); s_λ → rank(K) as λ → 0",
               hypotheses="K = GGᵀ PSD (n ≤ 5, rank ≤ n), λ = 10^U(−3, 2); judged: the trace identity, and "
                          "0 ≤ rank(K) − s_λ(K) ≤ λ·Σ_{λ_i>0} 1/λ_i (which → 0 as λ → 0)",
-              instances=lambda: st.tuples(dims(1, 5).flatmap(lambda n: matrices(n, dims(1, n))), scalars(-3.0, 2.0)))
+              instances=lambda: st.tuples(dims(1, 5).flatmap(lambda n: matrices(st.just(n), dims(1, n))), scalars(-3.0, 2.0)))
 def id_statdim(inst):
     Gf, ll = inst
     r = linalg.exact_rank(Gf)

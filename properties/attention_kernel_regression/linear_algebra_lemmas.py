@@ -109,9 +109,10 @@ def lemD_2_repair(inst):
 
 def _d3_instances():
     def build(d):
+        k = st.just(d)
         return st.tuples(st.lists(scalars(0.75, 1.25), min_size=d, max_size=d),
-                         matrices(d, d, max_abs=1.0), matrices(d, d, max_abs=1.0), st.booleans(),
-                         vectors(d), vectors(d), dims(1, 6))
+                         matrices(k, k, max_abs=1.0), matrices(k, k, max_abs=1.0), st.booleans(), vectors(k), vectors(k),
+                         dims(1, 6))
     return dims(1, 5).flatmap(build)
 
 
@@ -145,8 +146,8 @@ def _perturbed_solutions(tall_matrices, *, normal_equations, eps_lo, eps_hi):
     used; the direction of x' − x* (v ∈ R^d, or the smallest singular direction when ``smallest``)."""
     def build(A):
         n, d = A.shape
-        return st.tuples(st.just(A), vectors(d if normal_equations else n), scalars(eps_lo, eps_hi), scalars(0.0, 1.0),
-                         vectors(d), st.booleans())
+        return st.tuples(st.just(A), vectors(st.just(d if normal_equations else n)), scalars(eps_lo, eps_hi), scalars(0.0, 1.0),
+                         vectors(st.just(d)), st.booleans())
     return tall_matrices.flatmap(build)
 
 
@@ -238,5 +239,5 @@ def _rem31_sides(A, b):
 claims.identity("attention_kernel_regression.rem3.1",
                 "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
                 hypotheses="A full column rank (G0), b ∈ R^d (exact arithmetic)",
-                instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(A.shape[1]))),
+                instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
                 sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1)

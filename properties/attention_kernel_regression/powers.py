@@ -255,7 +255,7 @@ def thm1_4(seed, impl):
 def _k1_instances():
     # one shape (the implementation compiles once) and few drawn numbers, so shrinking stays cheap:
     # A = diag(a), a_i ∈ [0.1, 10] (κ ≤ 100), the spec's counterexample family (A = 2I₃)
-    return st.tuples(st.lists(scalars(0.1, 10.0), min_size=3, max_size=3).map(np.diag), vectors(3), dims(0, 2),
+    return st.tuples(st.lists(scalars(0.1, 10.0), min_size=3, max_size=3).map(np.diag), vectors(st.just(3)), dims(0, 2),
                      scalars(1e-3, 0.099), st.integers(0, 2**31 - 1)).filter(lambda t: np.any(t[1]))
 
 

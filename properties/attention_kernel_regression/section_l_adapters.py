@@ -82,7 +82,7 @@ def _block_error(got, exact, X, p, m, scale=1):
 
 def _sketch_instances():
     return dims(1, 4).flatmap(lambda d: dims(1, 4).flatmap(lambda n: dims(1, 8).flatmap(lambda m: st.tuples(
-        matrices(d, n, max_abs=2.0), st.integers(1, 6), _srht_bits_data(d, m), _tensor_bits_data(m)))))
+        matrices(st.just(d), st.just(n), max_abs=2.0), st.integers(1, 6), _srht_bits_data(d, m), _tensor_bits_data(m)))))
 
 
 @adapters("tensor_sketch", signature="tensor_sketch(X: (d, n) array, p: int, T_bits: dict, S_bits: dict) -> (m, n) array",
@@ -103,7 +103,7 @@ def _tensor_sketch(inst, fn):
 
 def _feature_instances():
     return dims(1, 3).flatmap(lambda d: dims(1, 3).flatmap(lambda n: st.lists(dims(1, 5), min_size=1, max_size=4).flatmap(
-        lambda rows: st.tuples(matrices(d, n, max_abs=1.5),
+        lambda rows: st.tuples(matrices(st.just(d), st.just(n), max_abs=1.5),
                                st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows])))))
 
 
@@ -159,7 +159,7 @@ def _attention_feature_bits(inst, fn):
 
 def _plain_ridge_instances():
     return dims(1, 3).flatmap(lambda d: dims(2, 6).flatmap(lambda n: st.tuples(
-        matrices(d, n, max_abs=0.7), vectors(n, max_abs=2.0), scalars(0.1, 5.0), scalars(-10.0, -3.0),
+        matrices(st.just(d), st.just(n), max_abs=0.7), vectors(st.just(n), max_abs=2.0), scalars(0.1, 5.0), scalars(-10.0, -3.0),
         st.integers(0, 2**16))))
 
 
@@ -249,7 +249,7 @@ for _name in _RIDGE_SOLVERS:
 def _gd_instances():
     return dims(1, 2).flatmap(lambda d: dims(4, 7).flatmap(lambda n: st.lists(dims(1, 2), min_size=1, max_size=2).flatmap(
         lambda rows: st.tuples(
-            matrices(d, n, max_abs=1.0), vectors(n, max_abs=2.0),
+            matrices(st.just(d), st.just(n), max_abs=1.0), vectors(st.just(n), max_abs=2.0),
             st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows]),
             st.one_of(st.none(), _srht_bits_data(n, min(n - 1, 1 + sum(rows) + 1)))))))
 

@@ -43,7 +43,7 @@ def _w_and_s():
     """``W ∈ R^{m×n}`` (full row rank) and ``S ∈ R^{s×n}`` with m ≤ s, n > m (the regime m < n)."""
     return dims(1, 3).flatmap(lambda m: dims(m + 1, 6).flatmap(lambda n: dims(m, n).flatmap(
         lambda s: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=4.0).map(lambda a: a.T.copy()),
-                            matrices(s, n, max_abs=2.0)))))
+                            matrices(st.just(s), st.just(n), max_abs=2.0)))))
 
 
 def _phi_sides(W, S):
@@ -88,7 +88,7 @@ def _near_isometries():
 
     return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(lambda n: dims(n, n + 2).flatmap(
         lambda s: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=6.0).map(lambda a: a.T.copy()),
-                            matrices(s, n, max_abs=1.0), st.just(s)).map(build))))
+                            matrices(st.just(s), st.just(n), max_abs=1.0), st.just(s)).map(build))))
 
 
 def _distortion_on_rows(S, W):
@@ -116,7 +116,7 @@ claims.inequality(
 
 
 def _eq86_instances():
-    return _w_and_s().flatmap(lambda WS: st.tuples(st.just(WS[0]), st.just(WS[1]), vectors(WS[0].shape[1], max_abs=2.0)))
+    return _w_and_s().flatmap(lambda WS: st.tuples(st.just(WS[0]), st.just(WS[1]), vectors(st.just(WS[0].shape[1]), max_abs=2.0)))
 
 
 def _eq86_sides(W, S, v):
@@ -155,7 +155,7 @@ claims.inequality(
 def _gd_instances():
     return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(
         lambda n: st.tuples(conditioned_matrices(st.just(n), st.just(m), max_log10_cond=3.0).map(lambda a: a.T.copy()),
-                            vectors(n, max_abs=2.0))))
+                            vectors(st.just(n), max_abs=2.0))))
 
 
 _GD_STEPS = 8
@@ -195,7 +195,7 @@ def _gd_window_instances():
 
     return dims(1, 3).flatmap(lambda m: dims(m + 1, 5).flatmap(lambda n: st.tuples(
         conditioned_matrices(st.just(n), st.just(m), max_log10_cond=1.0).map(lambda a: a.T.copy()),
-        st.lists(scalars(0.9, 1.15), min_size=m, max_size=m), vectors(n, max_abs=2.0)).map(build)))
+        st.lists(scalars(0.9, 1.15), min_size=m, max_size=m), vectors(st.just(n), max_abs=2.0)).map(build)))
 
 
 def _gd_window_sides(W, y):
@@ -436,7 +436,8 @@ _R7_STEPS = 8
 
 def _r7_instances():
     return dims(1, 3).flatmap(lambda d: dims(2, 6).flatmap(lambda n: st.tuples(
-        matrices(d, n, max_abs=0.6), vectors(n, max_abs=2.0), scalars(0.05, 1.0), st.integers(0, 2**16))))
+        matrices(st.just(d), st.just(n), max_abs=0.6), vectors(st.just(n), max_abs=2.0), scalars(0.05, 1.0),
+        st.integers(0, 2**16))))
 
 
 def _r7_check(inst, impl):

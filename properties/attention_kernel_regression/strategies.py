@@ -47,12 +47,12 @@ def rank_deficient():
 
 
 def wide():
-    return dims(1, 3).flatmap(lambda n: matrices(n, dims(n + 1, n + 3)))
+    return dims(1, 3).flatmap(lambda n: matrices(st.just(n), dims(n + 1, n + 3)))
 
 
 def points():
     """X ∈ R^{d×n}, d ≤ 3, n ≤ 4, entries ≤ 2 in magnitude (the kernel identities)."""
-    return dims(1, 3).flatmap(lambda d: matrices(d, dims(1, 4), max_abs=2.0))
+    return dims(1, 3).flatmap(lambda d: matrices(st.just(d), dims(1, 4), max_abs=2.0))
 
 
 def chain_instances(*, max_cond=2.0, n_hi=5, d_hi=3, j_hi=5, eps_max=0.1,
@@ -61,9 +61,9 @@ def chain_instances(*, max_cond=2.0, n_hi=5, d_hi=3, j_hi=5, eps_max=0.1,
     error points along b_{k−1}, the top or bottom eigenvector of AᵀA, or a drawn direction."""
     def build(A):
         d = A.shape[1]
-        dirs = (st.lists(vectors(d, max_abs=1.0), min_size=j_hi, max_size=j_hi) if drawn_directions
+        dirs = (st.lists(vectors(st.just(d), max_abs=1.0), min_size=j_hi, max_size=j_hi) if drawn_directions
                 else st.just([np.zeros(d)] * j_hi))
-        return st.tuples(st.just(A), vectors(d), dims(1, j_hi), scalars(1e-3, eps_max), st.sampled_from(list(modes)),
+        return st.tuples(st.just(A), vectors(st.just(d)), dims(1, j_hi), scalars(1e-3, eps_max), st.sampled_from(list(modes)),
                          dirs)
     return tall(n_lo=1, n_hi=n_hi, d_hi=d_hi, cond=max_cond).flatmap(build).filter(lambda t: np.any(t[1]))
 
@@ -74,7 +74,7 @@ def alg_instances(tall_b: bool, kappa_exp: int):
     def build(eps):
         lk = max(0.0, min(4.0, (14 + math.log10(eps)) / kappa_exp))
         return dims(1, 3).flatmap(lambda d: dims(d, 8).flatmap(lambda n: st.tuples(
-            conditioned_matrices(n, d, max_log10_cond=lk), vectors(n if tall_b else d), st.just(eps),
+            conditioned_matrices(n, d, max_log10_cond=lk), vectors(st.just(n if tall_b else d)), st.just(eps),
             scalars(0.01, 0.09), st.integers(0, 2**31 - 1))))
     return st.floats(-6, -1.05).map(lambda e: float(10.0**e)).flatmap(build).filter(lambda t: np.any(t[1]))
 

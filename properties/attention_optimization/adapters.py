@@ -191,7 +191,7 @@ def _sketch_rows_instances():
         N = 1 << (n - 1).bit_length()
         signs = st.lists(st.sampled_from([-1, 1]), min_size=N, max_size=N).map(lambda v: np.array(v, np.int8))
         rows = st.lists(st.integers(0, N - 1), min_size=1, max_size=6).map(lambda v: np.array(v, np.int64))
-        return st.tuples(matrices(n, d), matrices(n, d), signs, signs, rows).flatmap(
+        return st.tuples(matrices(st.just(n), st.just(d)), matrices(st.just(n), st.just(d)), signs, signs, rows).flatmap(
             lambda t: st.tuples(st.just(t[0]), st.just(t[1]), st.just(t[2]), st.just(t[3]), st.just(t[4]),
                                 st.lists(st.integers(0, N - 1), min_size=t[4].size, max_size=t[4].size)
                                 .map(lambda v: np.array(v, np.int64))))
@@ -225,8 +225,8 @@ def _sketch_rows(inst, fn):
 
 def _gram_instances():
     return dims(1, 5).flatmap(lambda n: st.tuples(
-        matrices(n, dims(1, 2)).flatmap(lambda A: st.tuples(st.just(A), matrices(n, A.shape[1]))),
-        vectors(n).map(np.abs), st.integers(1, 64), st.integers(0, 2**31 - 1)))
+        matrices(st.just(n), dims(1, 2)).flatmap(lambda A: st.tuples(st.just(A), matrices(st.just(n), st.just(A.shape[1])))),
+        vectors(st.just(n)).map(np.abs), st.integers(1, 64), st.integers(0, 2**31 - 1)))
 
 
 @ADAPTERS("attention_sketched_gram",
@@ -265,7 +265,7 @@ def _split(z, d):
 
 def _newton_step_instances():
     return regularised_problems().flatmap(lambda t: st.tuples(
-        st.just(t), matrices(t[5].size, t[5].size, max_abs=2.0), scalars(0.5, 5.0)))
+        st.just(t), matrices(st.just(t[5].size), st.just(t[5].size), max_abs=2.0), scalars(0.5, 5.0)))
 
 
 @ADAPTERS("attention_newton_step",

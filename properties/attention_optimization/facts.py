@@ -51,7 +51,7 @@ claims.identity("attention_optimization.fact4.1.p5", "uᵀ(v∘w) = vᵀ(u∘w) 
 facts.diag_product(claims, "attention_optimization.fact4.1.p6", "diag(u)diag(v)1_n = diag(u)v", instances=lambda: vecs(2))
 
 claims.identity("attention_optimization.fact4.1.p7", "a⟨w, v⟩ + b⟨u, v⟩ = ⟨aw + bu, v⟩", hypotheses="a, b ∈ R; u, v, w ∈ Rⁿ",
-                instances=lambda: st.tuples(vecs(3), vectors(2)),
+                instances=lambda: st.tuples(vecs(3), vectors(st.just(2))),
                 sides=lambda uvw, ab: (ab[0] * dot(uvw[2], uvw[1]) + ab[1] * dot(uvw[0], uvw[1]),
                                        dot(uvw[2] * ab[0] + uvw[0] * ab[1], uvw[1])))
 
@@ -75,8 +75,8 @@ def _exp_lipschitz_instances():
     s ≥ 0; R := max(‖x‖₂, ‖y‖₂) + s is formed in the check, so the hypothesis holds exactly."""
 
     def build(n):
-        near = st.tuples(vectors(n, max_abs=3.0), vectors(n, max_abs=1e-3)).map(lambda p: (p[0], p[0] + p[1]))
-        return st.tuples(st.one_of(st.tuples(vectors(n, max_abs=3.0), vectors(n, max_abs=3.0)), near),
+        near = st.tuples(vectors(st.just(n), max_abs=3.0), vectors(st.just(n), max_abs=1e-3)).map(lambda p: (p[0], p[0] + p[1]))
+        return st.tuples(st.one_of(st.tuples(vectors(st.just(n), max_abs=3.0), vectors(st.just(n), max_abs=3.0)), near),
                          st.one_of(st.just(0.0), scalars(0.0, 3.0)))
 
     return dims(1, 6).flatmap(build)

@@ -30,8 +30,8 @@ def _quadratics():
     """(log10 eigenvalues t, E, ε0, z_t): L_tot(z) = ½zᵀHz, H = diag(10^t) (κ up to 10⁶), z* = 0, M = 0,
     l = λ_min(H); H̃ = H^{1/2}(I + ε0·E/‖E‖)H^{1/2} is ε0-approximate exactly (E symmetrised, E = 0 allowed)."""
     def build(k):
-        return st.tuples(hnp.arrays(np.float64, (k,), elements=scalars(0.0, 6.0)), matrices(k, k, max_abs=1.0),
-                         scalars(1e-3, 0.1), matrices(k, 1, max_abs=1.0).map(lambda v: v[:, 0]))
+        return st.tuples(hnp.arrays(np.float64, (k,), elements=scalars(0.0, 6.0)), matrices(st.just(k), st.just(k), max_abs=1.0),
+                         scalars(1e-3, 0.1), matrices(st.just(k), st.just(1), max_abs=1.0).map(lambda v: v[:, 0]))
     return dims(2, 3).flatmap(build)
 
 

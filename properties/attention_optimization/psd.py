@@ -28,7 +28,7 @@ claims = ClaimSet("attention_optimization")
 
 def _lem6_1_instances():
     def build(kk):
-        k1, k2 = kk
+        k1, k2 = map(st.just, kk)
         return st.tuples(matrices(k1, k1, max_abs=3.0), matrices(k2, k2, max_abs=3.0), matrices(k1, k2, max_abs=3.0),
                          scalars(0.0, 3.0), scalars(0.0, 3.0))
     return st.tuples(dims(1, 3), dims(1, 3)).flatmap(build)

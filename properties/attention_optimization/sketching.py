@@ -23,7 +23,7 @@ def _bits_instances():
         N = 1 << (n - 1).bit_length()
         signs = st.lists(st.sampled_from([-1, 1]), min_size=N, max_size=N).map(tuple)
         idx = st.lists(st.tuples(st.integers(0, N - 1), st.integers(0, N - 1)), min_size=1, max_size=6)
-        return st.tuples(matrices(n, d), matrices(n, d), signs, signs, idx)
+        return st.tuples(matrices(st.just(n), st.just(d)), matrices(st.just(n), st.just(d)), signs, signs, idx)
     return st.tuples(dims(1, 5), dims(1, 2)).flatmap(build)
 
 

@@ -18,7 +18,7 @@ __all__ = ["attention_instances", "h8_pairs", "h12_instances", "loewner_pairs", 
 
 def vecs(k, max_n=8, max_abs=10.0):
     """k vectors of one length n ≤ max_n (entries up to max_abs; zeros are frequent after shrinking)."""
-    return dims(1, max_n).flatmap(lambda n: st.tuples(*[vectors(n, max_abs=max_abs) for _ in range(k)]))
+    return dims(1, max_n).flatmap(lambda n: st.tuples(*[vectors(st.just(n), max_abs=max_abs) for _ in range(k)]))
 
 
 def _sparse_vectors(n, max_abs=10.0):
@@ -29,7 +29,8 @@ def _sparse_vectors(n, max_abs=10.0):
 def vec_pairs_mixed(max_n=6):
     """u, v ∈ Rⁿ, dense or sparse (n ≤ max_n)."""
     return dims(1, max_n).flatmap(
-        lambda n: st.tuples(st.one_of(vectors(n), _sparse_vectors(n)), st.one_of(vectors(n), _sparse_vectors(n))))
+        lambda n: st.tuples(st.one_of(vectors(st.just(n)), _sparse_vectors(n)),
+                            st.one_of(vectors(st.just(n)), _sparse_vectors(n))))
 
 
 def loewner_pairs():
@@ -44,7 +45,7 @@ def attention_instances(d_lo=1, d_hi=2, n_hi=3, B_square=False):
     magnitude, so exp stays moderate; n ≤ 3, d ≤ 2 keep d² ≤ 4 variables for numerical derivatives)."""
     def build(nd):
         n, d = nd
-        m = lambda r, c: matrices(r, c, max_abs=2.0)
+        m = lambda r, c: matrices(st.just(r), st.just(c), max_abs=2.0)
         return st.tuples(m(n, d), m(n, d), m(n, d), m(d, d), m(d, d), m(n, n if B_square else d),
                          st.integers(0, n - 1), st.integers(0, d - 1), st.integers(0, d * d - 1),
                          st.integers(0, d * d - 1), st.integers(0, d - 1))
@@ -54,7 +55,7 @@ def attention_instances(d_lo=1, d_hi=2, n_hi=3, B_square=False):
 def problems(n_lo=1, n_hi=4, d_lo=1, d_hi=2, max_abs=2.0):
     """(A1, A2, A3, B, X, Y) float64 with A's and B n×d, X, Y d×d, entries ≤ max_abs (adapter inputs).
     Arrays of the largest size are drawn and cut to (n, d), so a failure shrinks in n and d alone."""
-    m = lambda r, c: matrices(r, c, max_abs=max_abs)
+    m = lambda r, c: matrices(st.just(r), st.just(c), max_abs=max_abs)
     full = st.tuples(m(n_hi, d_hi), m(n_hi, d_hi), m(n_hi, d_hi), m(n_hi, d_hi), m(d_hi, d_hi), m(d_hi, d_hi))
     return st.tuples(dims(n_lo, n_hi), dims(d_lo, d_hi), full).map(
         lambda t: tuple(M[:t[0], :t[1]].copy() for M in t[2][:4]) + tuple(M[:t[1], :t[1]].copy() for M in t[2][4:]))
@@ -69,10 +70,10 @@ def regularised_problems(n_hi=3, d_hi=2, w_lo=1.0, w_hi=4.0, full_rank=False):
         if full_rank:
             n = max(n, d)
         shift = 3.0 * np.eye(n, d) if full_rank else np.zeros((n, d))
-        m = lambda: matrices(n, d, max_abs=1.0).map(lambda M: M + shift)
-        return st.tuples(m(), m(), m(), matrices(n, d, max_abs=1.0),
+        m = lambda: matrices(st.just(n), st.just(d), max_abs=1.0).map(lambda M: M + shift)
+        return st.tuples(m(), m(), m(), matrices(st.just(n), st.just(d), max_abs=1.0),
                          hnp.arrays(np.float64, (n,), elements=st.floats(w_lo, w_hi)),
-                         vectors(2 * d * d, max_abs=1.0))
+                         vectors(st.just(2 * d * d), max_abs=1.0))
     return st.tuples(dims(1, n_hi), dims(1, d_hi)).flatmap(build)
 
 
@@ -108,7 +109,7 @@ def h12_instances(n_hi=3, d_hi=2, R_lo=4.0, R_hi=10.0, n_lo=1):
     """(A1, A2, A3, X, Y, B, j0, i0) meeting H12 with some R ∈ [R_lo, R_hi] (spec §5): a scaled random
     draw, or the adversarial family of §5 (the search's route to the tight and violating cases).
     Everything is drawn at the largest size and cut to (n, d) (no flatmap), so failures shrink fast."""
-    m = lambda r, c: matrices(r, c, max_abs=1.0)
+    m = lambda r, c: matrices(st.just(r), st.just(c), max_abs=1.0)
     full = st.tuples(m(n_hi, d_hi), m(n_hi, d_hi), m(n_hi, d_hi), m(d_hi, d_hi), m(d_hi, d_hi), m(n_hi, d_hi))
     def build(t):
         n, d, family, arrays, R, frac, j0, i0 = t

@@ -144,7 +144,7 @@ def _F4_instances(draw):
         G = draw(hnp.arrays(np.float64, (d, n), elements=scalars(-1.0, 1.0)), label="G")
         X = np.linalg.qr(G + np.eye(d, n))[0].T * draw(scalars(0.1, 3.0), label="s")
     else:
-        X = draw(matrices(n, d, max_abs=3.0), label="X")
+        X = draw(matrices(st.just(n), st.just(d), max_abs=3.0), label="X")
     return X, draw(any_matrices(n, n), label="B")
 
 
@@ -176,7 +176,7 @@ def _F6(z, b_raw, uniform):
 claims.inequality("attention_pruning.lemF6", "‖f∘b − ⟨f,b⟩f‖₂ = ‖(diag f − ffᵀ)b‖₂ ≥ δ‖b‖₂, and bᵀ(diag f − ffᵀ)b ≥ δ‖b‖₂²",
                   hypotheses="f ∈ [δ,1]ⁿ with ⟨f,1_n⟩ = 1 (f := softmax(z) formed exactly, δ := min f); b with "
                              "⟨b,1_n⟩ = 0 (the drawn vector minus its mean, exactly)",
-                  instances=lambda: dims(1, 5).flatmap(lambda n: st.tuples(vectors(n, max_abs=3.0), vectors(n),
+                  instances=lambda: dims(1, 5).flatmap(lambda n: st.tuples(vectors(st.just(n), max_abs=3.0), vectors(st.just(n)),
                                                                              st.booleans())),
                   sides=_F6)
 

@@ -71,12 +71,14 @@ def _basis_product(X, i, j):
 claims.identity("attention_pruning.factA2.b", "X∘e_ie_jᵀ = X_{ij}e_ie_jᵀ",
                 hypotheses="X ∈ R^{n×d}, i ∈ [n], j ∈ [d]; e_i ∈ Rⁿ, e_j ∈ R^d standard basis vectors",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
-                    lambda rc: st.tuples(matrices(*rc), st.integers(0, rc[0] - 1), st.integers(0, rc[1] - 1))),
+                    lambda rc: st.tuples(matrices(st.just(rc[0]), st.just(rc[1])), st.integers(0, rc[0] - 1),
+                                         st.integers(0, rc[1] - 1))),
                 sides=_basis_product)
 claims.identity("attention_pruning.factA2.c", "diag(u)Z diag(v) = (uvᵀ)∘Z",
                 hypotheses="u ∈ Rⁿ, v ∈ Rᵐ, Z ∈ R^{n×m} (the spec's u, v ∈ Rⁿ is the square case m = n)",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
-                    lambda rc: st.tuples(vectors(rc[0]), matrices(*rc), vectors(rc[1]))),
+                    lambda rc: st.tuples(vectors(st.just(rc[0])), matrices(st.just(rc[0]), st.just(rc[1])),
+                                         vectors(st.just(rc[1])))),
                 sides=lambda u, Z, v: (diag(u) * Z * diag(v), entrywise(u * v.T, Z)))
 
 
@@ -101,7 +103,7 @@ def _column_sum(u, A):
 
 claims.identity("attention_pruning.factA2.e", "Σ_j u∘A_{*,j} = u∘Σ_j A_{*,j}", hypotheses="u ∈ Rⁿ, A ∈ R^{n×m}",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
-                    lambda rc: st.tuples(vectors(rc[0]), matrices(*rc))),
+                    lambda rc: st.tuples(vectors(st.just(rc[0])), matrices(st.just(rc[0]), st.just(rc[1])))),
                 sides=_column_sum)
 
 # -- Fact A.3 (calculus rules), on concrete smooth functions, against numerical derivatives ---------
@@ -111,7 +113,7 @@ def _calculus_instances():
     """Parameters of f(t) = P sin(Q t + r), g(t) = P' cos(Q' t) + r' (Rᵏ → Rⁿ) and a point t₀."""
 
     def build(nmk):
-        n, m, k = nmk
+        n, m, k = map(st.just, nmk)
         small = dict(max_abs=2.0)
         return st.tuples(matrices(n, m, **small), matrices(m, k, **small), vectors(m, **small),
                          matrices(n, m, **small), matrices(m, k, **small), vectors(n, **small),
@@ -195,7 +197,7 @@ def _ranked_matrices(draw):
     kind = draw(st.sampled_from(["dense", "sparse", "lowrank"]), label="kind")
     n, d = draw(dims(1, 5), label="n"), draw(dims(1, 5), label="d")
     if kind == "dense":
-        return draw(matrices(n, d))
+        return draw(matrices(st.just(n), st.just(d)))
     if kind == "sparse":
         return draw(sparse_matrices(n, d))
     r = draw(dims(1, min(n, d)), label="r")
@@ -245,8 +247,9 @@ def _mvt_instances():
     def build(nd):
         n, d = nd
         unit = hnp.arrays(np.float64, (d, d), elements=scalars(0.0, 1.0))
-        near = st.tuples(unit, matrices(d, d, max_abs=1e-3)).map(lambda p: (p[0], np.clip(p[0] + p[1], 0.0, 1.0)))
-        return st.tuples(matrices(n, d, max_abs=2.0), matrices(d, d, max_abs=2.0),
+        near = st.tuples(unit, matrices(st.just(d), st.just(d), max_abs=1e-3)).map(
+            lambda p: (p[0], np.clip(p[0] + p[1], 0.0, 1.0)))
+        return st.tuples(matrices(st.just(n), st.just(d), max_abs=2.0), matrices(st.just(d), st.just(d), max_abs=2.0),
                          st.one_of(st.tuples(unit, unit), near), st.booleans())
 
     return st.tuples(dims(2, 3), dims(1, 2)).flatmap(build)
@@ -302,9 +305,10 @@ def _product_chains(draw):
         ps = [draw(dims(1, 3)) for _ in range(k + 1)]
         shapes = [(ps[i], ps[i + 1]) for i in range(k)]
     scale = draw(st.sampled_from([0.25, 1.0, 3.0]), label="scale")
-    maps = [(draw(matrices(a * b, m, max_abs=scale)), draw(matrices(a, b, max_abs=scale))) for a, b in shapes]
-    x = draw(vectors(m, max_abs=2.0), label="x")
-    y = draw(st.one_of(vectors(m, max_abs=2.0), vectors(m, max_abs=1e-3).map(lambda e: x + e)), label="y")
+    maps = [(draw(matrices(st.just(a * b), st.just(m), max_abs=scale)), draw(matrices(st.just(a), st.just(b), max_abs=scale)))
+            for a, b in shapes]
+    x = draw(vectors(st.just(m), max_abs=2.0), label="x")
+    y = draw(st.one_of(vectors(st.just(m), max_abs=2.0), vectors(st.just(m), max_abs=1e-3).map(lambda e: x + e)), label="y")
     return hadamard_mode, tuple(shapes), tuple(maps), x, y
 
 
@@ -376,7 +380,7 @@ claims.inequality("attention_pruning.factF1.p2", "|a| ≥ |b| ⇒ √(a² − b�
 def _sandwich_instances():
     def build(nm):
         n, m = nm
-        return st.tuples(scalars(-10.0, 10.0), dims(0, n).flatmap(lambda r: matrices(n, r)), any_matrices(n, m))
+        return st.tuples(scalars(-10.0, 10.0), dims(0, n).flatmap(lambda r: matrices(st.just(n), st.just(r))), any_matrices(n, m))
 
     return st.tuples(dims(1, 5), dims(1, 4)).flatmap(build)
 

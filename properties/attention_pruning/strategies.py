@@ -25,7 +25,7 @@ __all__ = [
 
 def vecs(k: int, max_n: int = 6):
     """k vectors u, v, w, … of one length n ≤ max_n (spec §5.1: sizes 1–6)."""
-    return dims(1, max_n).flatmap(lambda n: st.tuples(*[vectors(n) for _ in range(k)]))
+    return dims(1, max_n).flatmap(lambda n: st.tuples(*[vectors(st.just(n)) for _ in range(k)]))
 
 
 def sparse_matrices(r: int, c: int):
@@ -34,7 +34,7 @@ def sparse_matrices(r: int, c: int):
 
 
 def any_matrices(r: int, c: int):
-    return st.one_of(matrices(r, c), sparse_matrices(r, c))
+    return st.one_of(matrices(st.just(r), st.just(c)), sparse_matrices(r, c))
 
 
 def same_shape_pairs(max_dim: int = 5):

@@ -64,7 +64,7 @@ claims.inequality("softmax_regression.fact4.3.p5", "‖exp(u)‖_∞ ≤ exp(‖
                                                 (mp.exp(mp.norm(u, mp.inf)), mp.exp(norm2(u)))))
 
 claims.identity("softmax_regression.fact4.3.p6", "‖αu‖₂ = |α|‖u‖₂", hypotheses="α ∈ R, u ∈ Rⁿ",
-                instances=lambda: st.tuples(vectors(dims(1, 8)), vectors(1)),
+                instances=lambda: st.tuples(vectors(dims(1, 8)), vectors(st.just(1))),
                 sides=lambda u, a: (norm2(u * a[0]), abs(a[0]) * norm2(u)))
 
 claims.inequality("softmax_regression.fact4.3.p7", "‖u − v‖_∞ ≤ 0.01 ⇒ ‖exp(u) − exp(v)‖₂ ≤ ‖exp(u)‖₂ · 2‖u − v‖_∞",
@@ -100,7 +100,7 @@ claims.inequality(
 
 claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v‖₂", hypotheses="U ∈ R^{m×n}, v ∈ Rⁿ",
                   instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
-                      lambda mn: st.tuples(matrices(mn[0], mn[1]), vectors(mn[1]))),
+                      lambda mn: st.tuples(matrices(st.just(mn[0]), st.just(mn[1])), vectors(st.just(mn[1])))),
                   sides=lambda U, v: (norm2(U * v), linalg.spectral_norm(U) * norm2(v)))
 
 facts.outer_below_norm(claims, "softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", instances=vector_pairs)

@@ -248,7 +248,8 @@ claims.identity("softmax_regression.lem5.14",
                 "⟨c, A_i∘A_j∘f⟩ = A_iᵀdiag(c∘f)A_j; ⟨f,A_i⟩⟨c, f∘A_j⟩ = A_iᵀf(c∘f)ᵀA_j; "
                 "⟨f, A_i∘A_j⟩⟨c,f⟩ = A_iᵀ⟨c,f⟩diag(f)A_j; ⟨f,A_i⟩⟨f,A_j⟩ = A_iᵀffᵀA_j",
                 hypotheses="any vectors f, c ∈ Rⁿ and A ∈ R^{n×d}",
-                instances=lambda: dims(1, 6).flatmap(lambda n: st.tuples(matrices(n, dims(1, 4)), vectors(n), vectors(n))),
+                instances=lambda: dims(1, 6).flatmap(lambda n: st.tuples(
+                    matrices(st.just(n), dims(1, 4)), vectors(st.just(n)), vectors(st.just(n)))),
                 sides=_lem5_14_sides)
 
 # -- Lemma 5.15 and B(x)1 = 0 ---------------------------------------------------------------------

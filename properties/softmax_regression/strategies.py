@@ -42,11 +42,11 @@ __all__ = [
 
 def vector_triples():
     """u, v, w ∈ Rⁿ of one length n ≤ 8, entries up to 10 in magnitude (spec: scales 0.01–10)."""
-    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(n), vectors(n), vectors(n)))
+    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(st.just(n)), vectors(st.just(n)), vectors(st.just(n))))
 
 
 def vector_pairs(max_abs=10.0):
-    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(n, max_abs=max_abs), vectors(n, max_abs=max_abs)))
+    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(st.just(n), max_abs=max_abs), vectors(st.just(n), max_abs=max_abs)))
 
 
 def close_pairs():
@@ -60,7 +60,7 @@ def close_pairs():
         v[bad] = u[bad]
         return u, v
 
-    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(n, max_abs=10.0), vectors(n, max_abs=0.01))).map(fix)
+    return dims(1, 8).flatmap(lambda n: st.tuples(vectors(st.just(n), max_abs=10.0), vectors(st.just(n), max_abs=0.01))).map(fix)
 
 
 def ints(shape, lo=-3, hi=3):
@@ -116,10 +116,10 @@ def problems(draw, *, n_lo=1, n_hi=6, d_hi=4, a_hi=0.5, x_hi=0.5):
     """(A, b, w, x): A n×d, b ≥ 0 with ‖b‖₁ ≤ 1, w and x arbitrary (derivative identities)."""
     n = draw(dims(n_lo, n_hi), label="n")
     d = draw(dims(1, d_hi), label="d")
-    A = draw(scaled_arrays((n, d), -1.5, a_hi), label="A")
+    A = draw(scaled_arrays((n, d), min_exponent=-1.5, max_exponent=a_hi), label="A")
     b = draw(b_vectors(n), label="b")
-    w = draw(vectors(n, max_abs=20.0), label="w")
-    x = draw(scaled_arrays((d,), -1.5, x_hi), label="x")
+    w = draw(vectors(st.just(n), max_abs=20.0), label="w")
+    x = draw(scaled_arrays((d,), min_exponent=-1.5, max_exponent=x_hi), label="x")
     return A, b, w, x
 
 
@@ -140,7 +140,7 @@ def problem_corners():
         mag = draw(scalars(2.5, 3.5), label="log10 ‖Ax‖∞")
         x = x * (10.0**mag / top) if top > 0 else x * 10.0**mag
         b = draw(b_vectors(n), label="b")
-        w = draw(st.one_of(st.just(np.zeros(n)), vectors(n, max_abs=2.0)), label="w")
+        w = draw(st.one_of(st.just(np.zeros(n)), vectors(st.just(n), max_abs=2.0)), label="w")
         return A, b, w, x
 
     return build()
@@ -158,14 +158,14 @@ def lipschitz_instances(draw, *, n_lo=1, n_hi=6, d_hi=4, r_hi=0.5):
     (A, x, y, then b) is today's, so the search meets the same instances."""
     n = draw(dims(n_lo, n_hi), label="n")
     d = draw(dims(1, d_hi), label="d")
-    A = draw(scaled_arrays((n, d), -1.5, r_hi), label="A")
-    x = draw(scaled_arrays((d,), -1.5, r_hi), label="x")
+    A = draw(scaled_arrays((n, d), min_exponent=-1.5, max_exponent=r_hi), label="A")
+    x = draw(scaled_arrays((d,), min_exponent=-1.5, max_exponent=r_hi), label="x")
     if draw(st.booleans(), label="near pair"):
         h = draw(hnp.arrays(np.float64, (d,), elements=scalars(-1.0, 1.0)), label="direction")
         k = draw(scalars(1.0, 7.0), label="-log10 distance")
         y = x + h * 10.0**-k * max(1.0, float(np.abs(x).max()))
     else:
-        y = draw(scaled_arrays((d,), -1.5, r_hi), label="y")
+        y = draw(scaled_arrays((d,), min_exponent=-1.5, max_exponent=r_hi), label="y")
     b = draw(b_vectors(n), label="b")
     return A, b, x, y
 
@@ -176,8 +176,8 @@ def loewner_pairs(draw):
     check); t ≥ 0.5 gives indefinite U (where the fact fails), t = 0 or tiny t PSD U (where the
     corrected fact holds)."""
     n = draw(dims(1, 5), label="n")
-    G = draw(st.one_of(ints((n, n)), matrices(n, n, max_abs=3.0)), label="G (V = GGᵀ)")
-    H = draw(st.one_of(ints((n, n)), matrices(n, n, max_abs=3.0)), label="H (P = t·HHᵀ)")
+    G = draw(st.one_of(ints((n, n)), matrices(st.just(n), st.just(n), max_abs=3.0)), label="G (V = GGᵀ)")
+    H = draw(st.one_of(ints((n, n)), matrices(st.just(n), st.just(n), max_abs=3.0)), label="H (P = t·HHᵀ)")
     t = draw(st.one_of(scalars(0.5, 10.0), st.just(0.0), scalars(0.0, 1e-3)), label="t")
     a = draw(st.one_of(st.sampled_from([1.0, 0.5, 2.0]), scalars(1e-3, 10.0)), label="alpha")
     return G, H, t, a
@@ -188,8 +188,8 @@ def f_instances(draw):
     """(A, x, b): f = f(x) for A, x with ‖Ax‖ from 1e-3 (f ≈ uniform) to ~100 (f near a vertex)."""
     n = draw(dims(1, 7), label="n")
     d = draw(dims(1, 3), label="d")
-    A = draw(scaled_arrays((n, d), -1.5, 1.0), label="A")
-    x = draw(scaled_arrays((d,), -1.5, 1.0), label="x")
+    A = draw(scaled_arrays((n, d), min_exponent=-1.5, max_exponent=1.0), label="A")
+    x = draw(scaled_arrays((d,), min_exponent=-1.5, max_exponent=1.0), label="x")
     b = draw(b_vectors(n), label="b")
     return A, x, b
 
@@ -220,8 +220,8 @@ def strongly_convex(draw, *, cond=6.0):
     l = draw(st.one_of(st.just(1.0), scalars(-3.0, 2.0).map(lambda e: 10.0**e)), label="l")
     extra = draw(hnp.arrays(np.float64, (n,), elements=st.one_of(st.just(0.0), scalars(0.0, 100.0))),
                  label="extra w²")
-    x = draw(scaled_arrays((d,), -2.0, 1.5), label="x")
-    y = draw(scaled_arrays((d,), -2.0, 1.5), label="y")
+    x = draw(scaled_arrays((d,), min_exponent=-2.0, max_exponent=1.5), label="x")
+    y = draw(scaled_arrays((d,), min_exponent=-2.0, max_exponent=1.5), label="y")
     t = draw(scalars(0.0, 1.0), label="t")
     return A, b, l, extra, x, y, t
 
