@@ -26,7 +26,7 @@ from oracle import linalg, to_mp
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..sketch_statistics import bits_distribution, bits_embedding
 from ..toolkit import Outcome, le
-from ..toolkit.strategies import dims, matrices, vectors, walsh_hadamard_columns
+from ..toolkit.strategies import dims, matrices, vectors, walsh_hadamard_columns, with_corners
 from .common import fraction, odd_residual_and_opt, power_residual
 from .strategies import alg_instances
 
@@ -187,9 +187,19 @@ _APPLY_TOL = ("|(SM)^ − SM| ≤ γ·u·(Σ|S||M|) + 2u|SM| entrywise, γ = log
               "(nonzeros in the row + 3) (sparse / Gaussian sums)")
 
 
+def _apply_corners(kind):
+    """(bits parameters, M) at float64's magnitude corners: entries near 1e154 and 1e-162 (whose squares
+    overflow and underflow), Walsh–Hadamard columns (coherent for an SRHT), spikes e_i."""
+    ramp = np.linspace(1.0, -1.0, 16).reshape(8, 2) + 0.125
+    spikes = np.zeros((8, 2))
+    spikes[0, 0], spikes[5, 1] = 1.0, 1e3
+    return [((kind, 8, 4, 4, 3), M) for M in (ramp * 1e154, ramp * 1e-162, walsh_hadamard_columns(8, 2), spikes)]
+
+
 def _apply_adapter(kind, signature, doc):
     ADAPTERS(f"{kind}_apply", signature=signature, doc=doc, tolerance=_APPLY_TOL,
-             strategy=lambda: _apply_strategy(kind))(_apply_check)
+             strategy=lambda: with_corners(_apply_strategy(kind), st.sampled_from(_apply_corners(kind)), weight=0.1),
+             corners=lambda: _apply_corners(kind))(_apply_check)
 
 
 _apply_adapter("srht", "srht_apply(bits: dict, M: (n,) or (n, k) array) -> (m,) or (m, k) array",

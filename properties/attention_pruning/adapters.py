@@ -131,7 +131,8 @@ def _gradient(inst, fn):
 @ADAPTERS("attention_pruning_gd_step", signature="attention_pruning_gd_step(X, W, M, lam, eta, causal) -> (d, d) array",
           doc="one step of Algorithm 1: M − η∇L(M)",
           tolerance="entrywise η·T_ab (the gradient's rule) + 2u(|M_ab| + η|G_ab|), judged in Frobenius norm",
-          strategy=lambda: st.tuples(pruning_instances(max_n=4, max_d=3), scalars(1e-3, 1.0)))
+          strategy=lambda: st.tuples(pruning_instances(max_n=4, max_d=3), scalars(1e-3, 1.0)),
+          corners=lambda: [(c, 0.5) for c in _corners()], targets=lambda inst: _targets(inst[0]))
 def _gd_step(inst, fn):
     (X, W, M, lam, causal), eta = inst
     d = W.shape[0]
