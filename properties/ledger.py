@@ -346,8 +346,9 @@ def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, f
         for fut in concurrent.futures.as_completed(futures):
             finished(fut.result())
     except BaseException as exc:  # Ctrl-C, a failed write, a dead worker: stop the workers now, keep the ledger
+        workers = list((pool._processes or {}).values())  # shutdown() forgets them: take them first
         pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list((pool._processes or {}).values()):
+        for proc in workers:  # a claim half-way is not waited for (it would take as long as the claim)
             proc.terminate()
         if isinstance(exc, concurrent.futures.process.BrokenProcessPool):
             raise RuntimeError(f"a worker process died ({exc}); the JSON ledger holds the claims that "

@@ -7,94 +7,53 @@ Hypothesis for each function it defines, compares the output with the oracle, sh
 to a minimal input, and then runs every registered claim whose ``uses`` it defines, on the module's
 own functions.  ``solvers`` ships ``solvers.adapter`` and is validated through this same path.
 
-The validator cannot be fooled by the module under judgement:
+The module under judgement runs in a process of its own (:class:`properties.isolation.Worker`): it is
+imported and called only there, arguments and results cross as plain arrays, and the oracle, the
+search and the verdict stay here, so nothing it does can change the verdict or the exit code:
 
-- importing it is guarded: any failure (ImportError, SyntaxError, any exception, ``SystemExit`` at
-  import, an empty or relative name) is one line on stderr and exit code 2;
-- every call of one of its functions runs in a worker thread with a time limit (``timeout``,
-  default :data:`DEFAULT_TIMEOUT` seconds): a call past it is a FAIL naming the function and the
-  search stops (a hung thread is abandoned; :func:`abandoned_calls` counts them so the command line
-  can exit without waiting for them);
-- a ``BaseException`` raised by the function (``SystemExit``, a ``KeyboardInterrupt`` raised in its
-  worker thread, which a Ctrl-C never is) is a FAIL naming the function, never an exit;
+- importing it is guarded: any failure (ImportError, SyntaxError, any exception, ``SystemExit`` or
+  ``os._exit`` at import, an empty or relative name) is one line on stderr and exit code 2;
+- every call has a time limit (``timeout``, default :data:`DEFAULT_TIMEOUT` seconds), its result's
+  conversion included: a call past it is a FAIL naming the function, the module's process is killed
+  and started again for the next function;
+- a call that ends the process (any exit code), raises a ``BaseException``, returns what does not
+  convert to plain arrays, or leaves non-daemon threads running is a FAIL with a one-line reason;
 - a randomised function (the contract's ``Adapter.seeded`` names its seed argument) is called a
-  second time with the same arguments, seed included, on every example: a different output is a FAIL.
+  second time with the same arguments, seed included, on every example: a different output is a FAIL;
+- what the module prints is captured, cleaned of control characters and shown, truncated, under the
+  FAIL line it belongs to.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import math
 import sys
-import threading
-import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import engine, profiles
 from .contract import Adapter, within
 from .engine import FALSE_ALARM
-from .errors import AdapterAbort, TimedOut
+from .errors import AdapterAbort, TimedOut, UnusableModule
+from .isolation import Worker
 from .ledger import run_claim
 from .ledgerfile import jsonable
 from .registry import adapters, claims
 from .toolkit import Outcome
 
-__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "abandoned_calls", "applicable_claims", "check_function", "claim_verdicts",
-           "declared_options",
-           "find_adapters", "guard", "guarded_implementation", "import_module", "validate"]
+__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "applicable_claims", "check_function", "check_timeout", "claim_verdicts",
+           "declared_options", "open_module", "validate"]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
 
-_ABANDONED: list[threading.Thread] = []
-
-
-def _check_timeout(timeout) -> None:
+def check_timeout(timeout) -> None:
+    """``timeout`` must be a positive finite number of seconds (ValueError naming it otherwise)."""
     if isinstance(timeout, bool) or not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
         raise ValueError(f"timeout={timeout!r} must be a positive number of seconds")
-
-
-def abandoned_calls() -> int:
-    """How many calls ran past their time limit and are still running in their (daemon) threads."""
-    return sum(t.is_alive() for t in _ABANDONED)
-
-
-def guard(name: str, fn, timeout: float = DEFAULT_TIMEOUT):
-    """``fn`` called in a daemon worker thread with a time limit of ``timeout`` seconds.
-
-    Returns its value, re-raises its ``Exception``, and raises :class:`~properties.contract.AdapterAbort`
-    naming ``name`` when the call runs past the limit or raises any other ``BaseException``.
-    """
-    _check_timeout(timeout)
-
-    def call(*args, **kwargs):
-        box = {}
-
-        def work():
-            try:
-                box["value"] = fn(*args, **kwargs)
-            except BaseException as exc:  # noqa: BLE001  (judged below; a thread never exits the process)
-                box["error"] = exc
-
-        worker = threading.Thread(target=work, name=f"validate {name}", daemon=True)
-        worker.start()
-        worker.join(timeout)
-        if worker.is_alive():
-            _ABANDONED.append(worker)
-            raise TimedOut(f"{name} did not return within the time limit of {timeout:g} s")
-        if "error" in box:
-            exc = box["error"]
-            if isinstance(exc, Exception):
-                raise exc
-            raise AdapterAbort(f"{name} raised {type(exc).__name__}({', '.join(map(repr, exc.args))})")
-        return box["value"]
-
-    call.__name__ = name
-    return call
 
 
 def _same(a, b) -> bool:
@@ -127,17 +86,13 @@ def _deterministic(name: str, seed_arg: str, fn):
     return call
 
 
-def find_adapters(module) -> list[str]:
-    """Names of the contract's adapter functions that ``module`` defines."""
-    return [name for name in adapters() if callable(getattr(module, name, None))]
-
-
 @dataclass
 class FunctionReport:
     """The verdict on one adapter function: ``passed``, the decided ``examples``, the ``worst``
     error/tolerance, and on failure the (``shrunk`` or not) ``minimal_input``, the ``outcome`` (None when
     the call crashed or was aborted) and the one-line ``error``; ``statistics`` counts the statistical
-    checks passed (``Adapter.statistical``)."""
+    checks passed (``Adapter.statistical``); ``output`` holds what the module printed meanwhile (cleaned
+    lines, shown under a FAIL)."""
 
     name: str
     passed: bool
@@ -149,6 +104,7 @@ class FunctionReport:
     shrunk: bool = True
     timed_out: bool = False
     statistics: int = 0
+    output: list = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """The report's lines, as the command line prints them and the pytest plugin asserts them."""
@@ -160,7 +116,8 @@ class FunctionReport:
         detail = self.error or (self.outcome and self.outcome.note) or ""
         if self.outcome is not None:
             detail = f"error/tolerance {self.outcome.ratio:.3g}; {detail}"
-        return [f"FAIL {self.name:<28} {label}: {jsonable(self.minimal_input)}", f"     {detail}"]
+        return ([f"FAIL {self.name:<28} {label}: {jsonable(self.minimal_input)}", f"     {detail}"]
+                + [f"     | {line}" for line in self.output])
 
 
 def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
@@ -180,17 +137,19 @@ def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
 
 
 def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
-                   timeout: float = DEFAULT_TIMEOUT, options: dict | None = None) -> FunctionReport:
-    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle (guarded calls),
-    through the engine (:func:`properties.engine.search`): a failure is shrunk to a minimal input, then
-    the adapter's corners are judged, then its statistical checks.
+                   options: dict | None = None) -> FunctionReport:
+    """Search inputs of adapter ``ad`` and compare ``fn``'s output with the oracle through the engine
+    (:func:`properties.engine.search`): a failure is shrunk to a minimal input, then the adapter's
+    corners are judged, then its statistical checks.
+
+    ``fn`` is called here: :func:`validate` and the pytest plugin pass :meth:`Worker.function
+    <properties.isolation.Worker.function>`, a call in the module's own process with a time limit; a
+    trusted function (the project's tests) may be passed as it is.
 
     ``options`` are the module's declared values of ``ad.options`` (e.g. ``SOLVE_TOLERANCE``);
     undeclared ones take their documented defaults.
     """
-    call = guard(ad.name, fn, timeout)
-    if ad.seeded is not None:
-        call = _deterministic(ad.name, ad.seeded, call)
+    call = fn if ad.seeded is None else _deterministic(ad.name, ad.seeded, fn)
     opts = {key: (options or {}).get(key, default) for key, default in ad.options}
     if ad.trials is None:
         check = lambda inst: ad.compare(inst, call, **opts)  # noqa: E731
@@ -205,7 +164,7 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
         return FunctionReport(ad.name, False, rep.examples, rep.worst, None if f is None else f.instance,
                               None, rep.problem, shrunk=False)
     if f is None:
-        return _statistical(ad, guard(ad.name, fn, timeout), FunctionReport(ad.name, True, rep.examples, rep.worst))
+        return _statistical(ad, fn, FunctionReport(ad.name, True, rep.examples, rep.worst))
     return FunctionReport(ad.name, False, rep.examples, rep.worst, f.instance, f.outcome, f.note,
                           shrunk=f.shrunk, timed_out=f.timed_out)
 
@@ -243,9 +202,9 @@ def claim_verdicts(result) -> list[tuple[bool, str]]:
     return out
 
 
-def declared_options(module, ad: Adapter) -> dict:
+def declared_options(worker: Worker, ad: Adapter) -> dict:
     """The module's own values of the adapter's options (e.g. ``SOLVE_TOLERANCE``); the others take defaults."""
-    return {key: getattr(module, key) for key, _ in ad.options if hasattr(module, key)}
+    return {key: worker.options[key] for key, _ in ad.options if key in worker.options}
 
 
 def applicable_claims(names) -> list:
@@ -253,26 +212,24 @@ def applicable_claims(names) -> list:
     return [c for c in claims() if c.uses and set(c.uses) <= set(names)]
 
 
-def guarded_implementation(module_name: str, module, names, timeout: float = DEFAULT_TIMEOUT):
-    """The implementation a claim is run on: the functions ``names`` of ``module``, each under :func:`guard`."""
-    return types.SimpleNamespace(__name__=module_name, **{n: guard(n, getattr(module, n), timeout) for n in names})
+def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
+    """The module under judgement imported in its own process (a started :class:`~properties.isolation.Worker`
+    whose ``functions`` are the adapter functions it defines).
 
-
-def import_module(module_name):
-    """Import the module under judgement; ``(module, None)`` or ``(None, one-line error)``.
-
-    Any failure counts (a bad name, ImportError, SyntaxError, an exception or ``SystemExit`` raised
-    while importing); only a ``KeyboardInterrupt`` (a Ctrl-C of the user) propagates.
+    Raises :class:`~properties.errors.UnusableModule` with one line when the name is not an absolute
+    dotted name, when importing fails in any way (an exception, ``SystemExit``, an exit of the process,
+    no answer) and when the module defines none of the adapter functions.
     """
+    check_timeout(timeout)
     if not isinstance(module_name, str) or not module_name.strip() or module_name.startswith("."):
-        return None, f"error: module name {module_name!r} must be an absolute dotted name, e.g. mypkg.impl"
-    try:
-        return importlib.import_module(module_name), None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # noqa: BLE001  (whatever importing the module raised, it is one line)
-        detail = " ".join(str(exc).split()) or "(no message)"
-        return None, f"error: cannot import module {module_name!r}: {type(exc).__name__}: {detail}"
+        raise UnusableModule(f"error: module name {module_name!r} must be an absolute dotted name, e.g. mypkg.impl")
+    worker = Worker(module_name, timeout=timeout)
+    worker.start(list(adapters()), sorted({key for ad in adapters().values() for key, _ in ad.options}))
+    if not worker.functions:
+        worker.close()
+        raise UnusableModule(f"error: module {module_name!r} defines none of the adapter functions "
+                             f"(list them with: python -m properties adapters)")
+    return worker
 
 
 def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
@@ -285,28 +242,32 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
     """
     stream = sys.stdout if stream is None else stream
     profiles.load(profile)
-    _check_timeout(timeout)
-    module, error = import_module(module_name)
-    if error:
-        print(error, file=sys.stderr)
+    try:
+        worker = open_module(module_name, timeout=timeout)
+    except UnusableModule as exc:
+        print(exc, file=sys.stderr)
         return 2
-    names = find_adapters(module)
+    try:
+        return _validate(worker, profile, seed, functions, include_claims, stream)
+    finally:
+        worker.close()
+
+
+def _validate(worker: Worker, profile, seed, functions, include_claims, stream) -> int:
+    module_name, names = worker.module_name, worker.functions
     if functions is not None:
         missing = sorted(set(functions) - set(names))
         if missing:
             print(f"error: module {module_name!r} does not define adapter functions {missing}", file=sys.stderr)
             return 2
         names = [n for n in names if n in set(functions)]
-    if not names:
-        print(f"error: module {module_name!r} defines none of the adapter functions "
-              f"(list them with: python -m properties adapters)", file=sys.stderr)
-        return 2
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
     failed, hung, repaired = 0, set(), 0
     for name in names:
         ad = adapters()[name]
-        rep = check_function(ad, getattr(module, name), profile=profile, seed=seed, timeout=timeout,
-                             options=declared_options(module, ad))
+        worker.capture()
+        rep = check_function(ad, worker.function(name), profile=profile, seed=seed, options=declared_options(worker, ad))
+        rep.output = [] if rep.passed else worker.captured()
         for line in rep.lines():
             print(f"  {line}", file=stream)
         if not rep.passed:
@@ -316,18 +277,22 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
     applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
-    impl = guarded_implementation(module_name, module, names, timeout)
+    impl = worker.implementation(names)
     for c in applicable:
         if hung & set(c.uses):
             failed += 1
             print(f"  FAIL {c.id:<56} not run: {', '.join(sorted(hung & set(c.uses)))} ran past the time limit",
                   file=stream)
             continue
+        worker.capture()
         verdicts = claim_verdicts(run_claim(c, profile=profile, impl=impl, seed=seed))
         failed += sum(not ok for ok, _ in verdicts)
         repaired += len(verdicts) - 1
         for _, line in verdicts:
             print(f"  {line}", file=stream)
+        if not all(ok for ok, _ in verdicts):
+            for line in worker.captured():
+                print(f"       | {line}", file=stream)
     total = len(names) + len(applicable) + repaired
     print(f"{total - failed} passed, {failed} failed", file=stream)
     return 1 if failed else 0

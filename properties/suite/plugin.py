@@ -1,10 +1,18 @@
 """pytest plugin of :mod:`properties.suite` (entry point ``pytest11``): the options naming the
-implementation under judgement.  It adds options only; the test items live in
-:mod:`properties.suite.test_implementation` and are collected only by ``pytest --pyargs properties.suite``."""
+implementation under judgement, checked once before any test runs.  The test items live in
+:mod:`properties.suite.test_implementation` and are collected only by ``pytest --pyargs properties.suite``.
+
+A missing ``--impl``, ``--impl-seed`` below 0 or an ``--impl-timeout`` that is not a positive number of
+seconds is a usage error: one line, exit code 2, printed once by the controlling process (not once per
+pytest-xdist worker)."""
 
 from __future__ import annotations
 
-__all__ = ["pytest_addoption"]
+import math
+
+import pytest
+
+__all__ = ["pytest_addoption", "pytest_configure", "usage_error"]
 
 
 def pytest_addoption(parser):
@@ -17,3 +25,30 @@ def pytest_addoption(parser):
                     help="seed of every search (default: the validator's)")
     group.addoption("--impl-timeout", dest="properties_timeout", default=None, type=float, metavar="SECONDS",
                     help="time limit of one call of the implementation (default: the validator's)")
+
+
+def usage_error(config) -> str | None:
+    """The one-line usage error of the suite's options, or None when they are usable."""
+    if not config.getoption("properties_impl", default=None):
+        return "properties.suite needs --impl MODULE (the dotted name of the implementation to validate)"
+    seed = config.getoption("properties_seed")
+    if seed is not None and seed < 0:
+        return f"--impl-seed={seed} must be a non-negative integer"
+    timeout = config.getoption("properties_timeout")
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        return f"--impl-timeout={timeout:g} must be a positive number of seconds"
+    return None
+
+
+def _runs_the_suite(config) -> bool:
+    if config.getoption("properties_impl", default=None):
+        return True
+    return any("properties.suite" in str(a) or "properties/suite" in str(a).replace("\\", "/") for a in config.args)
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or not _runs_the_suite(config):  # an xdist worker: its controller checked
+        return
+    error = usage_error(config)
+    if error:
+        pytest.exit(f"error: {error}", returncode=2)

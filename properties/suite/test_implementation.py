@@ -1,6 +1,10 @@
 """The test items of :mod:`properties.suite`: one per adapter function of ``--impl MODULE`` and one per
 registered claim that uses only functions it defines (the same judgements as
-``python -m properties validate MODULE``, one pytest item each so that pytest-xdist spreads them)."""
+``python -m properties validate MODULE``, one pytest item each so that pytest-xdist spreads them).
+
+The module is imported and called only in a process of its own (:class:`properties.isolation.Worker`,
+one per pytest process), so it cannot end, hang or patch the pytest run: a module that exits, hangs or
+lies fails its items, and the exit code is pytest's own."""
 
 from __future__ import annotations
 
@@ -9,47 +13,43 @@ import functools
 import pytest
 
 from properties import profiles
+from properties.errors import UnusableModule
 from properties.ledger import run_claim
 from properties.registry import adapters, load_all
+from properties.suite.plugin import usage_error
 from properties.validate import (
     DEFAULT_TIMEOUT,
     applicable_claims,
     check_function,
     claim_verdicts,
     declared_options,
-    find_adapters,
-    guarded_implementation,
-    import_module,
+    open_module,
 )
 
 __all__ = ["pytest_generate_tests", "test_claim", "test_function"]
 
 
 @functools.cache
-def _module(name: str):
-    module, error = import_module(name)
-    if error:
-        raise pytest.UsageError(error)
-    names = find_adapters(module)
-    if not names:
-        raise pytest.UsageError(f"error: module {name!r} defines none of the adapter functions "
-                                "(list them with: python -m properties adapters)")
-    return module, tuple(names)
+def _worker(name: str, timeout: float):
+    try:
+        return open_module(name, timeout=timeout)
+    except UnusableModule as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _settings(config):
-    name = config.getoption("properties_impl", default=None)
-    if not name:
-        raise pytest.UsageError("properties.suite needs --impl MODULE (the dotted name of the implementation to validate)")
+    error = usage_error(config)
+    if error:
+        raise pytest.UsageError(error)
     seed = config.getoption("properties_seed")
     timeout = config.getoption("properties_timeout")
-    return (name, config.getoption("properties_profile"), profiles.DEFAULT_SEED if seed is None else seed,
-            DEFAULT_TIMEOUT if timeout is None else timeout)
+    return (config.getoption("properties_impl"), config.getoption("properties_profile"),
+            profiles.DEFAULT_SEED if seed is None else seed, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
 def pytest_generate_tests(metafunc):
-    name, *_ = _settings(metafunc.config)
-    _, names = _module(name)
+    name, _, _, timeout = _settings(metafunc.config)
+    names = _worker(name, timeout).functions
     if "adapter_name" in metafunc.fixturenames:
         metafunc.parametrize("adapter_name", names, ids=names)
     if "claim_id" in metafunc.fixturenames:
@@ -62,10 +62,12 @@ def test_function(adapter_name, request):
     """The adapter function ``adapter_name`` of the module: searched inputs against the oracle (a minimal
     failing input on failure), then its statistical checks."""
     name, profile, seed, timeout = _settings(request.config)
-    module, _ = _module(name)
+    worker = _worker(name, timeout)
     ad = adapters()[adapter_name]
-    rep = check_function(ad, getattr(module, adapter_name), profile=profile, seed=seed, timeout=timeout,
-                         options=declared_options(module, ad))
+    worker.capture()
+    rep = check_function(ad, worker.function(adapter_name), profile=profile, seed=seed,
+                         options=declared_options(worker, ad))
+    rep.output = [] if rep.passed else worker.captured()
     assert rep.passed, f"[{name}] " + "\n".join(rep.lines())
 
 
@@ -73,8 +75,9 @@ def test_claim(claim_id, request):
     """The claim ``claim_id`` run on the module's own functions: its verdict, and each repair's, must be the
     recorded finding."""
     name, profile, seed, timeout = _settings(request.config)
-    module, names = _module(name)
-    claim = load_all()[claim_id]
-    r = run_claim(claim, profile=profile, impl=guarded_implementation(name, module, names, timeout), seed=seed)
-    verdicts = claim_verdicts(r)
-    assert all(ok for ok, _ in verdicts), f"[{name}] " + "\n".join(line for ok, line in verdicts if not ok)
+    worker = _worker(name, timeout)
+    worker.capture()
+    verdicts = claim_verdicts(run_claim(load_all()[claim_id], profile=profile, impl=worker.implementation(worker.functions),
+                                        seed=seed))
+    assert all(ok for ok, _ in verdicts), (f"[{name}] " + "\n".join(line for ok, line in verdicts if not ok)
+                                           + "".join(f"\n     | {line}" for line in worker.captured()))

@@ -55,8 +55,19 @@ def test_the_suite_passes_a_correct_module_in_parallel_with_junit_xml(tmp_path):
     ((), "properties.suite needs --impl MODULE"),
     (("--impl", "no_such_module_xyz"), "cannot import module 'no_such_module_xyz'"),
     (("--impl", "tests.meta.toy.no_adapters"), "defines none of the adapter functions"),
+    (("--impl", "tests.meta.toy.suite_correct", "--impl-timeout", "0"), "--impl-timeout=0 must be a positive number"),
+    (("--impl", "tests.meta.toy.suite_correct", "--impl-timeout", "nan"), "--impl-timeout=nan must be a positive number"),
+    (("--impl", "tests.meta.toy.suite_correct", "--impl-seed", "-1"), "--impl-seed=-1 must be a non-negative integer"),
 ])
 def test_a_missing_or_unusable_module_is_a_usage_error(tmp_path, args, message):
     proc = _suite(tmp_path, *args)
     assert proc.returncode == 2, f"exit {proc.returncode}: a collection error, not passed tests\n{proc.stdout}"
     assert message in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_missing_impl_with_xdist_is_one_usage_error(tmp_path):
+    """Checked once by the controlling process before pytest-xdist starts its workers (issue 26)."""
+    proc = _suite(tmp_path, "-p", "xdist", "-n", "2")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2, f"exit {proc.returncode}:\n{out}"
+    assert out.count("properties.suite needs --impl MODULE") == 1, out

@@ -1,0 +1,268 @@
+"""The implementation under judgement in a process of its own (issue 26, item 1; DESIGN principle 7).
+
+:class:`Worker` spawns one child interpreter (:mod:`properties.worker`, run from its file so that the
+child imports nothing of the judge), imports the module there, and calls its functions on request:
+arguments go down and results come back as trees of plain values (numbers, strings, containers and
+numeric numpy arrays, never pickles), converted in the child inside the time limit.  The oracle, the
+search and the verdict stay in the parent.  One persistent child serves every call; it is started
+again only after a call ended it.
+
+What a call can do, and what the parent makes of it (each a one-line reason):
+
+- return plain values: the value (a numpy scalar stays a numpy scalar, a jax array arrives as a numpy
+  array);
+- raise an ``Exception``: the same builtin class is raised here (``ValueError`` for numpy's
+  ``LinAlgError``, :class:`~properties.errors.ImplementationError` for a class with no builtin base),
+  so a compare function that catches ``ValueError`` still does;
+- raise a ``BaseException`` (``SystemExit``, ``KeyboardInterrupt``): :class:`~properties.errors.AdapterAbort`;
+- return what does not convert (a conversion that raises, even ``SystemExit``; a non-numeric dtype; an
+  object converting to two different arrays): :class:`~properties.errors.UnplainOutput`;
+- not answer within ``timeout`` seconds (a hang in the call, in ``__array__`` or in an exception's
+  ``__str__``): the child is killed, :class:`~properties.errors.TimedOut`;
+- end the child (any exit code, ``os._exit(0)`` included, from the call, an ``__array__``, a ``__del__``
+  or an exception's ``__repr__``): :class:`~properties.errors.ImplementationDied`;
+- leave non-daemon threads running: :class:`~properties.errors.AdapterAbort` naming them.
+
+The child's stdout and stderr are captured (at most :data:`CAPTURE` bytes per :meth:`Worker.capture`),
+cleaned of control characters by :func:`clean` and shown under the FAIL line they belong to.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import types
+
+from . import worker as _codec
+from .errors import AdapterAbort, ImplementationDied, ImplementationError, TimedOut, UnplainOutput, UnusableModule
+
+__all__ = ["CAPTURE", "IMPORT_TIMEOUT", "Worker", "clean"]
+
+CAPTURE = 16384
+"""Bytes of the child's output kept per capture (the rest is counted, not kept)."""
+
+IMPORT_TIMEOUT = 120.0
+"""Seconds the child may take to start and import the module (JAX alone takes seconds on a busy machine)."""
+
+_BOOT = ("import importlib.util as u, sys; s = u.spec_from_file_location('_properties_worker', sys.argv[1]); "
+         "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve(int(sys.argv[2]), int(sys.argv[3]))")
+
+_RERAISED = ("ValueError", "TypeError", "ArithmeticError", "ZeroDivisionError", "OverflowError", "FloatingPointError",
+             "IndexError", "KeyError", "LookupError", "RuntimeError", "NotImplementedError", "RecursionError",
+             "MemoryError", "AssertionError", "AttributeError")
+
+_ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str, *, lines: int = 12, width: int = 160) -> list[str]:
+    """Captured output as at most ``lines`` lines of at most ``width`` characters, escape sequences and
+    control characters removed (so a module cannot fake or erase the report's own lines)."""
+    out = [_CONTROL.sub("", _ANSI.sub("", line)).rstrip() for line in text.replace("\r", "\n").split("\n")]
+    out = [line[:width] + (" …" if len(line) > width else "") for line in out if line.strip()]
+    if len(out) > lines:
+        out = out[:lines] + [f"… ({len(out) - lines} more lines)"]
+    return out
+
+
+def _exit_text(code) -> str:
+    if code is None:
+        return "it did not exit"
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+class Worker:
+    """One child process holding the module ``module_name``; :meth:`start` imports it there.
+
+    ``timeout`` is the limit of each call in seconds.  After :meth:`start`, ``functions`` lists the
+    requested names the module defines as callables, and ``options`` the requested module attributes
+    it declares (as plain values).
+    """
+
+    def __init__(self, module_name: str, *, timeout: float):
+        self.module_name = module_name
+        self.timeout = timeout
+        self.functions: list[str] = []
+        self.options: dict = {}
+        self._names: tuple = ()
+        self._option_names: tuple = ()
+        self._proc = None
+        self._lock = threading.Lock()
+        self._kept = bytearray()
+        self._dropped = 0
+
+    # -- the process ------------------------------------------------------------------------
+
+    def start(self, names, option_names=()) -> None:
+        """Spawn the child and import the module; raise :class:`~properties.errors.UnusableModule` (one
+        line) when it cannot be imported: an error while importing, an exit, or no answer within
+        :data:`IMPORT_TIMEOUT` seconds."""
+        self._names, self._option_names = tuple(names), tuple(option_names)
+        reply = self._spawn()
+        if reply[0] != "ok":
+            raise UnusableModule(f"error: cannot import module {self.module_name!r}: {reply[1]}")
+        self.functions, self.options = list(reply[1]), dict(reply[2])
+
+    def _spawn(self):
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, path, str(down_r), str(up_w)], pass_fds=(down_r, up_w),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        finally:
+            os.close(down_r)
+            os.close(up_w)
+        self._down, self._up = down_w, up_r
+        _LIVE.add(self)
+        threading.Thread(target=self._drain, args=(self._proc,), daemon=True, name="worker output").start()
+        request = ("import", self.module_name, [p if p else os.getcwd() for p in sys.path], list(self._names),
+                   list(self._option_names))
+        try:
+            return self._exchange(request, IMPORT_TIMEOUT)
+        except AdapterAbort as exc:  # it ended, hung or answered garbage while importing
+            self.close()
+            return ("error", str(exc))
+
+    def _drain(self, proc) -> None:
+        stream = proc.stdout
+        while True:
+            chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+            if not chunk:
+                return
+            with self._lock:
+                room = max(0, CAPTURE - len(self._kept))
+                self._kept += chunk[:room]
+                self._dropped += max(0, len(chunk) - room)
+
+    def close(self) -> None:
+        """End the child (and anything it started in its session) and release its pipes."""
+        proc, self._proc = self._proc, None
+        _LIVE.discard(self)
+        if proc is None:
+            return
+        for fd in (self._down, self._up):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    # -- output --------------------------------------------------------------------------------
+
+    def capture(self) -> None:
+        """Start a new capture of the child's output (what :meth:`captured` returns from now on)."""
+        with self._lock:
+            self._kept, self._dropped = bytearray(), 0
+
+    def captured(self) -> list[str]:
+        """The child's output since :meth:`capture`, cleaned (:func:`clean`); [] when it printed nothing."""
+        time.sleep(0.05)  # let the reader take what the child wrote just before it answered or died
+        with self._lock:
+            text, dropped = bytes(self._kept).decode("utf-8", errors="replace"), self._dropped
+        lines = clean(text)
+        if dropped:
+            lines.append(f"… ({dropped} more bytes not kept)")
+        return lines
+
+    # -- calls ----------------------------------------------------------------------------------
+
+    def call(self, name: str, *args, **kwargs):
+        """``module.name(*args, **kwargs)`` in the child; see the module docstring for what it raises."""
+        if self._proc is None:  # a previous call ended the child: start it again
+            reply = self._spawn()
+            if reply[0] != "ok":
+                raise AdapterAbort(f"{name}: the module could not be imported again in a new process: {reply[1]}")
+        try:
+            request = _codec.encode(("call", name, tuple(args), dict(kwargs)))
+        except _codec.NotPlain as exc:
+            raise TypeError(f"cannot pass {exc} to {name} in its process") from None
+        reply = self._exchange(request, self.timeout, name)
+        threads = reply[-1]
+        if threads:
+            self.close()
+            raise AdapterAbort(f"{name}: the module left non-daemon threads running ({', '.join(threads)})")
+        kind = reply[0]
+        if kind == "ok":
+            return reply[1]
+        if kind == "raised":
+            base, text = reply[1], reply[2]
+            if base in _RERAISED:
+                raise getattr(builtins, base)(text[len(base) + 2:] if text.startswith(base + ": ") else text)
+            raise ImplementationError(text)
+        if kind == "unplain":
+            raise UnplainOutput(reply[1])
+        raise AdapterAbort(reply[1])
+
+    def function(self, name: str):
+        """A callable that calls ``name`` in the child."""
+
+        def call(*args, **kwargs):
+            return self.call(name, *args, **kwargs)
+
+        call.__name__ = name
+        return call
+
+    def implementation(self, names):
+        """The implementation a claim is run on: a namespace of :meth:`function` for each of ``names``."""
+        return types.SimpleNamespace(__name__=self.module_name, **{n: self.function(n) for n in names})
+
+    def _exchange(self, request, timeout: float, name: str | None = None):
+        """Send ``request`` (a tree or its encoding) and wait for the reply; AdapterAbort subclasses
+        (the child killed) when it does not come."""
+        what = "importing the module" if name is None else name
+        data = request if isinstance(request, bytes) else _codec.encode(request)
+        try:
+            _codec.write_frame(self._down, data)
+            frame = _codec.read_frame(self._up, time.monotonic() + timeout)
+        except TimeoutError:
+            self.close()
+            raise TimedOut(f"{what} did not return within the time limit of {timeout:g} s") from None
+        except (OSError, _codec.NotPlain):
+            frame = None
+        if frame is None:
+            proc = self._proc
+            try:
+                code = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                code = None
+            self.close()
+            raise ImplementationDied(f"{what} ended the implementation's process ({_exit_text(code)})")
+        try:
+            reply = _codec.decode(frame)
+            if not (isinstance(reply, tuple) and reply and reply[0] in ("ok", "error", "raised", "unplain", "abort")
+                    and isinstance(reply[-1], list)):
+                raise _codec.NotPlain("a reply of the wrong shape")
+        except _codec.NotPlain as exc:
+            self.close()
+            raise AdapterAbort(f"{what}: the implementation's process sent a malformed reply ({exc})") from None
+        return reply
+
+
+_LIVE: set[Worker] = set()
+
+
+@atexit.register
+def _close_all() -> None:
+    for w in list(_LIVE):
+        w.close()
