@@ -202,9 +202,9 @@ def with_corners(strategy: st.SearchStrategy, corners: st.SearchStrategy, *,
     round(100·weight) values (at least 1) of an integer drawn from [0, 99], so a fresh draw comes
     from ``corners`` with probability about ``weight`` (Hypothesis's own constants replace 5% of its
     integer draws).  Within one search the share is lower: Hypothesis starts from the minimal example
-    and mutates earlier ones, and 400-example searches gave 0.45–0.95·weight over six seeds.
-    Shrinking moves towards ``strategy``, whose simplest draws are the minimal witnesses a report
-    should show."""
+    and mutates earlier ones, and 400-example searches gave 0.43–0.95·weight (six seeds, weights 0.25
+    and 0.3, integer and matrix branches).  Shrinking moves towards ``strategy``, whose simplest
+    draws are the minimal witnesses a report should show."""
     _strategy("strategy", strategy), _strategy("corners", corners)
     if isinstance(weight, bool) or not (isinstance(weight, (int, float)) and 0 < weight < 1):
         raise ValueError(f"weight={weight!r} must be a number in (0, 1)")
