@@ -181,6 +181,17 @@ def test_exact_backward_error_of_the_solution_is_zero_and_of_zero_is_the_gradien
         assert 0 < eta <= mp.sqrt(13)
 
 
+def test_exact_backward_error_resolves_a_residual_far_larger_than_A():
+    """μ = ‖r‖/‖x̂‖ ≈ 2e295 next to ‖A‖ = 1: σ_n([A, μ(I − r̂r̂ᵀ/‖r̂‖²)]) needs about 295 more digits.
+    At 60 digits alone the judge gave η/‖A‖_F = 1 to numpy's correctly rounded x̂ = 2⁻⁹⁸¹ (a false FAIL
+    of numpy.linalg.lstsq, found by the search with OpenBLAS's Prescott kernels); the true η is 8e-855."""
+    A = np.array([[-1.0], [-4.0801047550011514e-280]])
+    b = np.array([-4.080104755001152e-280, 1.0])
+    with mp.workdps(60):
+        eta = backward_error(to_mp(A), to_mp(b), to_mp(np.array([2.0**-981])))
+    assert eta < mp.mpf(10) ** -800, eta
+
+
 # ----------------------------------------------------------------------------- the contract
 
 
