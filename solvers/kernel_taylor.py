@@ -25,6 +25,7 @@ import numpy as np
 from jax import lax
 
 from . import sketches as sk
+from .memory import check_fits
 from .newton import Status
 from .sketches import check_int
 
@@ -158,6 +159,7 @@ def taylor_features(X, q: int, *, max_features: int = 4096) -> jax.Array:
     M = math.comb(d + q, q)
     if M > max_features:
         raise ValueError(f"q={q} with d={d} needs C(d+q, q) = {M} Taylor features, more than max_features={max_features}")
+    check_fits(16 * M * n, "the Taylor features Φ (M × n, twice)", q=q, d=d, n=n)
     return _taylor_features(X, q)
 
 

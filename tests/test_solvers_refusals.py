@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from solvers import attention_optimization as AO
 from solvers import attention_pruning as AP
-from solvers import kernel_ridge, memory, sketches
+from solvers import kernel_ridge, kernel_taylor, memory, sketches
 from solvers import regression as rg
 from solvers import softmax_regression as sr
 from solvers.softmax_regression import approximate as softmax_approximate
@@ -59,6 +59,8 @@ SIZE_CASES = [
     ("kernel feature_bits rows=(10**12,)", lambda: kernel_ridge.feature_bits(0, 3, (10**12,)),
      r"^d=3, rows=\(1000000000000,\) " + BIG),
     ("kernel feature_bits d=10**12", lambda: kernel_ridge.feature_bits(0, 10**12, (4,)), r"^d=1000000000000, rows=\(4,\) "),
+    ("taylor_features M·n beyond memory",
+     lambda: kernel_taylor.taylor_features(np.full((200, 4000), 0.01), 4, max_features=10**9), r"^q=4, d=200, n=4000 " + BIG),
     ("gd_trace steps=2**40", lambda: AP.gd_trace(PX, PW, 0.1, 0.1, 2**40, PM), r"^steps=1099511627776 " + BIG),
     ("run_gd steps=2**40", lambda: AP.run_gd(PX, PW, 0.1, 0.1, 2**40), r"^steps=1099511627776 " + BIG),
     ("pruning iteration_flops n=10**12", lambda: AP.iteration_flops(10**12, 10**6), r"^n=1000000000000, d=1000000 "),
