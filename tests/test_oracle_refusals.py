@@ -87,6 +87,12 @@ def test_derivative_resolves_a_small_scale(eps):
     assert abs(g * e - 1) < mp.mpf(10) ** (-mp.dps + 5), f"∂sin(x/{eps})/∂x at 0 = {g}, want 1/{eps}"
 
 
+def test_the_issues_probe_is_right():
+    """The probe of issue 26, verbatim: 2.357e55 was returned, 1e60 (to the working precision) is right."""
+    g = derivatives.gradient(lambda z: mp.sin(z[0] / 1e-60), [0.0])[0]
+    assert abs(g * mp.mpf(1e-60) - 1) < mp.mpf(10) ** (-mp.dps + 5), f"got {g}"
+
+
 @pytest.mark.parametrize("eps", ["1e-20", "1e-60"])
 def test_second_derivative_resolves_a_small_scale(eps):
     """d²/dx² cos(x/ε) at 0 = −1/ε² (f' = 0 there: the second derivative is checked on its own)."""
