@@ -72,6 +72,11 @@ def clean(text: str, *, lines: int = 12, width: int = 160) -> list[str]:
     return out
 
 
+def _one_line(text) -> str:
+    """A message from the child (an exception's text, which the module controls) as one clean line."""
+    return " ".join(clean(str(text), lines=1, width=1000)[:1])
+
+
 def _exit_text(code) -> str:
     if code is None:
         return "it did not exit"
@@ -112,7 +117,8 @@ class Worker:
         self._names, self._option_names = tuple(names), tuple(option_names)
         reply = self._spawn()
         if reply[0] != "ok":
-            raise UnusableModule(f"error: cannot import module {self.module_name!r}: {reply[1]}")
+            self.close()
+            raise UnusableModule(f"error: cannot import module {self.module_name!r}: {_one_line(reply[1])}")
         self.functions, self.options = list(reply[1]), dict(reply[2])
 
     def _spawn(self):
@@ -138,15 +144,15 @@ class Worker:
             return ("error", str(exc))
 
     def _drain(self, proc) -> None:
-        stream = proc.stdout
-        while True:
-            chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
-            if not chunk:
-                return
-            with self._lock:
-                room = max(0, CAPTURE - len(self._kept))
-                self._kept += chunk[:room]
-                self._dropped += max(0, len(chunk) - room)
+        with proc.stdout as stream:
+            for chunk in iter(lambda: stream.read1(65536), b""):
+                self._keep(chunk)
+
+    def _keep(self, chunk: bytes) -> None:
+        with self._lock:
+            room = max(0, CAPTURE - len(self._kept))
+            self._kept += chunk[:room]
+            self._dropped += max(0, len(chunk) - room)
 
     def close(self) -> None:
         """End the child (and anything it started in its session) and release its pipes."""
@@ -206,13 +212,14 @@ class Worker:
         if kind == "ok":
             return reply[1]
         if kind == "raised":
-            base, text = reply[1], reply[2]
+            base, text = reply[1], _one_line(reply[2])
             if base in _RERAISED:
-                raise getattr(builtins, base)(text[len(base) + 2:] if text.startswith(base + ": ") else text)
+                message = "" if text == base else text[len(base) + 2:] if text.startswith(base + ": ") else text
+                raise getattr(builtins, base)(message)
             raise ImplementationError(text)
         if kind == "unplain":
-            raise UnplainOutput(reply[1])
-        raise AdapterAbort(reply[1])
+            raise UnplainOutput(_one_line(reply[1]))
+        raise AdapterAbort(_one_line(reply[1]))
 
     def function(self, name: str):
         """A callable that calls ``name`` in the child."""
