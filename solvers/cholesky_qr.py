@@ -96,7 +96,8 @@ def bucket_table(kind: str, bits: dict, n: int) -> tuple[np.ndarray, np.ndarray]
     ``S @ A = Σ_t W[t][:, None] * A[I[t]]``, i.e. row ``t`` of the table lists, for every bucket
     (row of ``S``), one row of ``A`` that lands there and its weight (sign, ÷√s for OSNAP); a
     bucket with fewer than ``c`` rows is padded with weight 0.  ``c`` is the fullest bucket's
-    count (about ``s·n/m`` plus a few standard deviations)."""
+    count or ``λ + 4√λ`` (``λ = s·n/m``, the mean load), whichever is larger, rounded up to a
+    multiple of 8: the same for almost every key, so the gathers compile once per shape."""
     m = int(bits["m"])
     if kind == "countsketch":
         rows, signs, s = np.asarray(bits["rows"])[None], np.asarray(bits["signs"])[None], 1
@@ -116,8 +117,10 @@ def bucket_table(kind: str, bits: dict, n: int) -> tuple[np.ndarray, np.ndarray]
     count = np.bincount(bucket, minlength=m)
     first = np.concatenate([[0], np.cumsum(count)[:-1]])
     slot = np.arange(bucket.size) - np.repeat(first, count)
-    I = np.zeros((int(count.max()), m), np.int64)
-    W = np.zeros((int(count.max()), m), np.float64)
+    lam = bucket.size / m  # the mean load; c padded to a size that depends on the key only when rare
+    c = -(-max(int(count.max()), math.ceil(lam + 4 * math.sqrt(lam))) // 8) * 8  # (one compiled shape)
+    I = np.zeros((c, m), np.int64)
+    W = np.zeros((c, m), np.float64)
     I[slot, bucket[order]] = source[order]
     W[slot, bucket[order]] = weight[order]
     return I, W
@@ -252,10 +255,11 @@ def _sketch(A, key, sketch, oversampling, sparsity):
 
 def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond):
     """``(A·2^{−e}, e, R, x₀, info)``: the factorisation of ``A`` rescaled by an exact power of two when
-    ``‖SA‖_F`` (≈ ‖A‖_F) lies outside ``[2⁻³⁸⁰, 2³⁸⁰]`` or the sketch overflowed; else ``e = 0``
+    ``max|SA|`` (within a factor ``√(md)`` of ``‖SA‖_F ≈ ‖A‖_F``) lies outside ``[2⁻³⁸⁰, 2³⁸⁰]`` or the
+    sketch overflowed; else ``e = 0``
     and ``A`` itself (no copy)."""
     kind, m, SA, passes = _sketch(A, key, sketch, oversampling, sparsity)
-    size = float(jnp.linalg.norm(SA))
+    size = float(jnp.max(jnp.abs(SA)))  # not a norm: squares of tiny entries would flush to 0
     e = 0
     if not (size == 0.0 or 2.0**-380 <= size <= 2.0**380):  # a copy of A: only near float64's ends
         A, e = unit_scale(A)
