@@ -93,3 +93,12 @@ def test_normal_equations_fail_fast_linear_regression_on_a_square_ill_conditione
     A = rep.minimal_input[0]
     assert A.shape[0] == A.shape[1] and np.linalg.cond(A) >= 1e3 * (1 - 1e-6), rep.minimal_input
     assert "seeded trials" in rep.outcome.note, rep.outcome.note
+
+
+def test_the_attention_solve_rule_is_not_zero_at_a_zero_minimiser():
+    """B = 0: z* = 0 and every magnitude of the rule vanishes; the floor 4u²‖z0 − z*‖ keeps the tolerance
+    positive (an honest solver is never held to exactly 0), and the project's 40 Newton updates meet it."""
+    one = np.ones((1, 1))
+    inst = ((one, one, one, np.zeros((1, 1)), np.array([1.5]), np.array([0.5, 0.5])), 0, 0)
+    out = adapters()["attention_solve"].compare(inst, correct.attention_solve)
+    assert out.holds and out.bound > 0, out
