@@ -237,6 +237,7 @@ def test_each_public_oracle_name_has_one_home():
         got, want = getattr(importlib.import_module(module), name), getattr(importlib.import_module(home), name)
         assert got is want, f"oracle.{name} is not {home}.{name}"
 
+
 def _string_literals(path: pathlib.Path) -> set[str]:
     """Every string constant of a module (f-string pieces included)."""
     return {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
