@@ -444,7 +444,9 @@ def _small_step_scores(Xm, Wm, Mc):
 @st.composite
 def _prune_instances(draw):
     """(X, W, λ, ρ, causal, score) where the candidate rules differ: λ > 0 (else M never leaves 1_{d×d}),
-    n ≥ 2 (one token: f̃ ≡ 1 and only λ moves M), d ≥ 2, 0 < round(ρd²) < d², entries of X and W of magnitude 0.1 … 1 (a zero entry ties scores); X and W scaled by 10**s, s ∈ [−1, 0.5], as :func:`pruning_instances`."""
+    n ≥ 2 (one token: f̃ ≡ 1 and only λ moves M), d ≥ 2, 0 < round(ρd²) < d², entries of X and W of
+    magnitude 0.1 … 1 (a zero entry ties scores); X and W scaled by 10**s, s ∈ [−1, 0.5], as
+    :func:`pruning_instances`."""
     n, d = draw(dims(2, 4), label="n"), draw(dims(2, 3), label="d")
     entries = st.tuples(st.sampled_from([1.0, -1.0]), scalars(0.1, 1.0)).map(lambda t: t[0] * t[1])  # no zeros: ties
     X = draw(hnp.arrays(np.float64, (n, d), elements=entries), label="X") * 10.0 ** draw(
@@ -466,8 +468,9 @@ def _prune_targets(inst):
         return {}
     d = inst[1].shape[0]
     k = pruning_baselines.binarize_count(inst[3], d * d)
-    return {"entries apart from the small-step mask": float(sum(want[i, j] != small[i, j] for i in range(d) for j in range(d))),
-            "entries apart from the other score's mask": float(sum(want[i, j] != other[i, j] for i in range(d) for j in range(d))),
+    cells = [(i, j) for i in range(d) for j in range(d)]
+    return {"entries apart from the small-step mask": float(sum(want[c] != small[c] for c in cells)),
+            "entries apart from the other score's mask": float(sum(want[c] != other[c] for c in cells)),
             "min(k, d² − k)": float(min(k, d * d - k))}
 
 
