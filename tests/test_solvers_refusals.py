@@ -19,6 +19,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+import solvers.adapter
 from solvers import attention_optimization as AO
 from solvers import attention_pruning as AP
 from solvers import kernel_ridge, kernel_taylor, memory, sketches
@@ -83,6 +84,8 @@ ARGUMENT_CASES = [
     ("even_power_schedule j=0", lambda: rg.even_power_schedule(0, 0.1, 0.1, 2.0), r"^j=0 must be >= 1"),
     ("pruning loss causal='yes'", lambda: AP.loss(PX, PW, PM, 0.1, causal="yes"), r"^causal='yes' must be True or False"),
     ("pruning gd_trace causal=1", lambda: AP.gd_trace(PX, PW, 0.1, 0.1, 3, PM, causal=1), r"^causal=1 must be True or False"),
+    ("pruning adapter causal='yes'", lambda: solvers.adapter.attention_pruning_gradient(PX, PW, PM, 0.1, "yes"),
+     r"^causal='yes' must be True or False"),
     ("pruning loss masked X", lambda: AP.loss(np.ma.masked_array(PX, mask=PX > 1), PW, PM, 0.1),
      r"^X must not be a masked array with masked entries"),
     ("attention loss masked A3", lambda: AO.loss(A1, A2, np.ma.masked_array(A3, mask=A3 > 1), B, X, Y),

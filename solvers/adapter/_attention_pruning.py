@@ -28,24 +28,32 @@ __all__ = [
 ]
 
 
+def _flag(causal):
+    """``causal`` as the solvers take it: a 0-d bool array (how a flag may arrive) read as its bool; any
+    other value passed on unchanged, so the solvers refuse a truthy string or number (ValueError)."""
+    if isinstance(causal, np.ndarray) and causal.shape == () and causal.dtype == np.bool_:
+        return bool(causal)
+    return causal
+
+
 def attention_pruning_loss(X, W, M, lam, causal):
     """L(M) of Def 1.2 (causal=False) or Def 3.2 (causal=True)."""
-    return _P.loss(X, W, M, lam, causal=bool(causal))
+    return _P.loss(X, W, M, lam, causal=_flag(causal))
 
 
 def attention_pruning_gradient(X, W, M, lam, causal):
     """∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3), shape (d, d)."""
-    return _P.gradient(X, W, M, lam, causal=bool(causal))
+    return _P.gradient(X, W, M, lam, causal=_flag(causal))
 
 
 def attention_pruning_gd_step(X, W, M, lam, eta, causal):
     """One step of Algorithm 1: M − η∇L(M)."""
-    return _P.run_gd(X, W, lam, eta, 1, M0=M, causal=bool(causal)).M
+    return _P.run_gd(X, W, lam, eta, 1, M0=M, causal=_flag(causal)).M
 
 
 def attention_pruning_gd_trace(X, W, lam, eta, steps, M0, causal):
     """Algorithm 1 from M0: per iterate t = 0..steps the row (½‖c(M_t)‖_F², min_ij f̃(M_t)_ij); shape (steps+1, 2)."""
-    return _P.gd_trace(X, W, lam, eta, int(steps), M0, causal=bool(causal))
+    return _P.gd_trace(X, W, lam, eta, int(steps), M0, causal=_flag(causal))
 
 
 def attention_pruning_binarize(scores, rho):
@@ -56,12 +64,12 @@ def attention_pruning_binarize(scores, rho):
 def attention_pruning_prune(X, W, lam, rho, causal, score="M", steps=300):
     """The experiments' method: momentum-0.9 GD (η = 1/L_loc, M0 = 1) then binarisation by ``score``;
     returns the pruned weight M_bin∘W."""
-    return _P.prune(X, W, lam, rho, causal=bool(causal), score=score, steps=int(steps))[1]
+    return _P.prune(X, W, lam, rho, causal=_flag(causal), score=score, steps=int(steps))[1]
 
 
 def attention_pruning_relative_error(X, W, W_pruned, causal):
     """‖f̃ − f‖_F/‖f‖_F for the pruned weight (spec def.rel_error)."""
-    return _P.relative_error(X, W, W_pruned, causal=bool(causal))
+    return _P.relative_error(X, W, W_pruned, causal=_flag(causal))
 
 
 def attention_pruning_wanda(W, X, rho):
