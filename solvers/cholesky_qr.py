@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from numbers import Real
 from typing import NamedTuple
 
 import jax
@@ -49,6 +48,7 @@ from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
+from .linalg import check_real
 
 __all__ = ["SKETCHES", "CholQRResult", "bucket_table", "cholqr_lstsq", "rand_cholesky_qr", "sparse_sketch"]
 
@@ -76,15 +76,6 @@ class CholQRResult(NamedTuple):
     sketch_rows: int
     kappa_sketched: float
     triangular_solve: bool
-
-
-def _check_real(value, name: str, lo: float, hi: float) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise ValueError(f"{name}={value!r} must be a real number")
-    v = float(value)
-    if not (math.isfinite(v) and lo <= v <= hi):
-        raise ValueError(f"{name}={value!r} must be in [{lo}, {hi}]")
-    return v
 
 
 # ----------------------------------------------------------------------------- the sketch
@@ -233,10 +224,10 @@ def rand_cholesky_qr(A, *, key, sketch: str = "countsketch", oversampling: float
     A = check_A(A)
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
+    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
     sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
-    rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
-    gram_cond = _check_real(gram_cond, "gram_cond", 0.0, math.inf)
+    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    gram_cond = check_real(gram_cond, "gram_cond", 0.0, math.inf)
     _, e, R, _, info = _factor(A, jnp.zeros(A.shape[0], A.dtype), sk.as_key(key), sketch, oversampling, sparsity,
                                rank_rtol, gram_cond)
     return scale_back(R, e, "the R factor of A"), info
@@ -331,15 +322,15 @@ def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float 
     b = check_b(b, "b", n, "A.shape[0]")
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
+    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
     sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
     refinements = sk.check_int(refinements, "refinements", 1, 16)
-    tol = _check_real(tol, "tol", _U, 1.0)
+    tol = check_real(tol, "tol", _U, 1.0)
     max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
-    rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
     key = sk.as_key(key)
     b, b_exp = unit_scale(b)
-    gram_cond = _check_real(gram_cond, "gram_cond", 0.0, math.inf)
+    gram_cond = check_real(gram_cond, "gram_cond", 0.0, math.inf)
     A, a_exp, R, x, info = _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond)
     iters, conv = [], []
     for _ in range(refinements):

@@ -10,13 +10,16 @@ naming the overflow when the result itself is not representable in float64.
 
 from __future__ import annotations
 
+import math
+from numbers import Real
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from .least_squares import scale_back, unit_scale
 
-__all__ = ["check_array", "condition_number", "kron", "lstsq", "sigma_min", "spectral_norm"]
+__all__ = ["check_array", "check_real", "condition_number", "kron", "lstsq", "sigma_min", "spectral_norm"]
 
 
 def check_array(x, name: str, ndim: int) -> jnp.ndarray:
@@ -34,6 +37,16 @@ def check_array(x, name: str, ndim: int) -> jnp.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (it holds NaN or inf)")
     return jnp.asarray(arr)
+
+
+def check_real(value, name: str, lo: float, hi: float) -> float:
+    """``value`` as a float in [lo, hi] (a real number, not a bool, finite), or ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise ValueError(f"{name}={value!r} must be a real number")
+    v = float(value)
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise ValueError(f"{name}={value!r} must be in [{lo}, {hi}]")
+    return v
 
 
 @jax.jit

@@ -47,7 +47,6 @@ Randomness: ``key`` (a ``jax.random`` key or an int seed, :func:`solvers.sketche
 from __future__ import annotations
 
 import math
-from numbers import Real
 from typing import NamedTuple
 
 import jax
@@ -58,6 +57,7 @@ from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
+from .linalg import check_real
 
 __all__ = ["SKETCHES", "StableResult", "spir"]
 
@@ -85,15 +85,6 @@ class StableResult(NamedTuple):
     sketch_rows: int
     qr_shape: tuple
     backward_error: float
-
-
-def _check_real(value, name: str, lo: float, hi: float) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise ValueError(f"{name}={value!r} must be a real number")
-    v = float(value)
-    if not (math.isfinite(v) and lo <= v <= hi):
-        raise ValueError(f"{name}={value!r} must be in [{lo}, {hi}]")
-    return v
 
 
 @jax.jit
@@ -176,15 +167,15 @@ def spir(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, s
     b = check_b(b, "b", n, "A.shape[0]")
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = _check_real(oversampling, "oversampling", 1.0, 1e6)
+    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
     sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
     refinements = sk.check_int(refinements, "refinements", 1, 16)
     if max_refinements is None:
         max_refinements = refinements + 2 if refinements >= 2 else refinements
     max_refinements = sk.check_int(max_refinements, "max_refinements", refinements, 16)
-    tol = _check_real(tol, "tol", _U, 1.0)
+    tol = check_real(tol, "tol", _U, 1.0)
     max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
-    rank_rtol = _check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
     key = sk.as_key(key)
     A, a_exp = unit_scale(A)
     b, b_exp = unit_scale(b)
