@@ -49,6 +49,7 @@ from jax.scipy.linalg import solve_triangular
 from . import sketches as sk
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
 from .linalg import check_real
+from .stable_least_squares import preconditioned_cgls
 
 __all__ = ["SKETCHES", "CholQRResult", "bucket_table", "cholqr_lstsq", "rand_cholesky_qr", "sparse_sketch"]
 
@@ -273,32 +274,10 @@ def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond):
 
 @jax.jit
 def _cgls(A, x, b, R, tol, cap):
-    """One refinement: ``x + δ``, ``δ ≈ argmin ‖Aδ − (b − Ax)‖`` by CGLS on ``y = Rδ`` (matrix
-    ``AR⁻¹``) from ``δ = 0``; stops when ``‖R⁻ᵀAᵀρ‖ ≤ tol·‖ρ‖`` (ρ the inner residual) or after
-    ``cap`` iterations.  Returns ``(x + δ, iterations, converged)``."""
+    """One refinement of ``x`` by CGLS preconditioned with ``R`` (SPIR's, from ``ρ = b − Ax``):
+    ``(x + δ, iterations, converged)``."""
     rho, t = fused_pass(A, x, b, True)
-    rho, t = -rho, -t  # ρ = b − Ax, t = Aᵀρ
-    s = solve_triangular(R, t, lower=False, trans=1)
-    gamma = s @ s
-
-    def cond(st):
-        k, _, rho, _, _, gamma = st
-        return (k < cap) & (jnp.sqrt(gamma) > tol * jnp.linalg.norm(rho))
-
-    def body(st):
-        k, delta, rho, t, p, gamma = st
-        Rp = solve_triangular(R, p, lower=False)
-        q, Atq = fused_pass(A, Rp, None, True)
-        qq = q @ q
-        alpha = jnp.where(qq > 0, gamma / jnp.where(qq > 0, qq, 1.0), 0.0)
-        delta, rho, t = delta + alpha * Rp, rho - alpha * q, t - alpha * Atq
-        s = solve_triangular(R, t, lower=False, trans=1)
-        gamma_new = s @ s
-        p = s + jnp.where(gamma > 0, gamma_new / jnp.where(gamma > 0, gamma, 1.0), 0.0) * p
-        return k + 1, delta, rho, t, p, gamma_new
-
-    k, delta, rho, _, _, gamma = lax.while_loop(cond, body, (jnp.asarray(0), jnp.zeros_like(x), rho, t, s, gamma))
-    return x + delta, k, jnp.sqrt(gamma) <= tol * jnp.linalg.norm(rho)
+    return preconditioned_cgls(A, x, -rho, -t, R, tol, cap)  # ρ = b − Ax, t = Aᵀρ
 
 
 def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, sparsity: int = 4,

@@ -59,7 +59,7 @@ from . import sketches as sk
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
 from .linalg import check_real
 
-__all__ = ["SKETCHES", "StableResult", "spir"]
+__all__ = ["SKETCHES", "StableResult", "preconditioned_cgls", "spir"]
 
 SKETCHES = ("countsketch", "osnap", "srht", "gaussian")
 _U = 2.0**-53
@@ -95,10 +95,11 @@ def _residual(A, x, b):
 
 
 @jax.jit
-def _cgls(A, x, rho, t, Rt, tol, cap):
+def preconditioned_cgls(A, x, rho, t, Rt, tol, cap):
     """One refinement: ``x + δ`` with ``δ ≈ argmin ‖Aδ − ρ‖`` (``ρ = b − Ax``, ``t = Aᵀρ``) by CGLS
-    preconditioned with ``R⁻¹`` (``Rt`` = R), started at ``δ = 0``; stops when
-    ``‖(AR⁻¹)ᵀρ‖ ≤ tol·‖ρ‖`` or after ``cap``."""
+    preconditioned with ``R⁻¹`` (``Rt`` = R, upper triangular), started at ``δ = 0``; stops when
+    ``‖(AR⁻¹)ᵀρ‖ ≤ tol·‖ρ‖`` or after ``cap`` iterations.  Returns ``(x + δ, iterations, converged)``.
+    Shared by SPIR and :mod:`solvers.cholesky_qr`."""
     s = solve_triangular(Rt, t, lower=False, trans=1)
     gamma = s @ s
 
@@ -197,7 +198,7 @@ def spir(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, s
     best = (math.inf, x)
     rho, t = _residual(A, x, b)
     for j in range(max_refinements):
-        x, k, ok = _cgls(A, x, rho, t, Rt, tol, max_iterations)
+        x, k, ok = preconditioned_cgls(A, x, rho, t, Rt, tol, max_iterations)
         iters.append(int(k))
         conv.append(bool(ok))
         rho, t = _residual(A, x, b)  # the next refinement's start, and the estimate's
