@@ -29,7 +29,9 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,11 +39,11 @@ import numpy as np
 from . import engine, profiles
 from .contract import Adapter, within
 from .engine import FALSE_ALARM
-from .errors import AdapterAbort, TimedOut, UnusableModule
+from .errors import AdapterAbort, HypothesisUnmet, TimedOut, UndecidableError, UnusableModule
 from .isolation import Worker
 from .ledger import run_claim
 from .ledgerfile import jsonable
-from .registry import adapters, claims
+from .registry import adapters, claims, select
 from .toolkit import Outcome
 
 __all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "applicable_claims", "check_function", "check_timeout", "claim_verdicts",
@@ -123,17 +125,55 @@ class FunctionReport:
 def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
     """A probabilistic guarantee on one drawn instance (``ad.trials``): the trials with seeds 0 … k−1,
     judged by the engine's binomial rule (at most ``binomial_threshold(k, δ)`` failures; a guarantee
-    holding with probability ≥ 1 − δ shows more only with probability ≤ FALSE_ALARM)."""
+    holding with probability ≥ 1 − δ shows more only with probability ≤ FALSE_ALARM).
+
+    An ``Exception`` in one trial (the module raised on that seed, e.g. ``LinAlgError`` when a sketch
+    collision makes SA singular, or returned what the contract refuses) is that trial failed, not the
+    verdict (issue 25, item 5): only more failures than the threshold FAIL, and the note then says how
+    many trials raised and what.  An :class:`~properties.errors.AdapterAbort` (the module's process
+    ended, hung, was not deterministic) is no trial: it propagates and FAILs the function, as in a search.
+    """
     rule = ad.trials
     delta = float(rule.delta(inst))
-    rep = engine.trials(lambda s: ad.compare(rule.with_seed(inst, s), call, **opts), trials=rule.trials,
-                        delta=delta, profile=profile)
+    raised: list[tuple[int, str]] = []
+
+    def trial(s: int) -> Outcome:
+        try:
+            return ad.compare(rule.with_seed(inst, s), call, **opts)
+        except (HypothesisUnmet, UndecidableError):
+            raise
+        except Exception as exc:  # noqa: BLE001  (whatever the module raised on this seed: one failed trial)
+            raised.append((s, _raised(exc)))
+            return Outcome(False, math.inf, math.nan, math.nan, None, f"raised {raised[-1][1]}")
+
+    rep = engine.trials(trial, trials=rule.trials, delta=delta, profile=profile)
     k, q = rep.examples, rep.threshold
     note = (f"{len(rep.failures)} of {k} seeded trials (seeds 0…{k - 1}) failed; a guarantee "
             f"holding with probability ≥ 1 − {delta:g} shows at most {q} except with probability {FALSE_ALARM:g}")
-    if rep.failures:
-        note += f"; seed {rep.failures[0][0]}: {rep.failures[0][1].note}"
+    if raised:
+        kinds = Counter(text for _, text in raised)
+        note += (f"; {len(raised)} of them raised: "
+                 + ", ".join(f"{text} ({_seeds([s for s, t in raised if t == text], k)})" for text in kinds))
+    judged = [(s, out) for s, out in rep.failures if s not in dict(raised)]
+    if judged:
+        note += f"; seed {judged[0][0]}: {judged[0][1].note}"
     return within(len(rep.failures), q, note)
+
+
+def _raised(exc: Exception) -> str:
+    """``Type: message`` of what a trial raised; an exception re-raised across the process boundary as its
+    builtin base (:mod:`properties.isolation`: numpy's ``LinAlgError`` arrives as ``ValueError``) keeps
+    the module's own class name, which its message starts with."""
+    text = str(exc)
+    return text if re.match(r"[A-Z]\w*(Error|Exception): ", text) else f"{type(exc).__name__}: {text}"
+
+
+def _seeds(seeds: list[int], k: int, most: int = 8) -> str:
+    """Which of the ``k`` trials' seeds: ``seeds 3, 17, 22``, ``seeds 3, 17, … (12 in all)`` or ``every seed``."""
+    if len(seeds) == k:
+        return "every seed"
+    shown = ", ".join(map(str, seeds[:most]))
+    return f"seed{'s' if len(seeds) > 1 else ''} {shown}" + (f", … ({len(seeds)} in all)" if len(seeds) > most else "")
 
 
 def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
@@ -233,12 +273,15 @@ def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
 
 
 def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
-             timeout: float = DEFAULT_TIMEOUT, functions=None, include_claims: bool = True, stream=None) -> int:
+             timeout: float = DEFAULT_TIMEOUT, functions=None, include_claims: bool = True, stream=None,
+             scheduler: str | None = None) -> int:
     """Validate ``module_name``; print a report; return the exit code (0 pass, 1 fail, 2 usage).
 
     ``functions`` restricts the adapter checks to those names (default: every adapter function the
     module defines); ``include_claims=False`` skips the claims that use them.  ``timeout`` is the
-    limit of each call in seconds.
+    limit of each call in seconds.  ``scheduler``, the address of a dask.distributed scheduler, runs
+    the function checks, then the claims, as tasks on its workers (each opens the module in a process
+    of its own there; :mod:`properties.distributed`): the same report, printed in the same order.
     """
     stream = sys.stdout if stream is None else stream
     profiles.load(profile)
@@ -248,12 +291,103 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         print(exc, file=sys.stderr)
         return 2
     try:
-        return _validate(worker, profile, seed, functions, include_claims, stream)
+        if scheduler is None:
+            return _validate(worker, profile, seed, functions, include_claims, stream, _Here(worker))
+        from . import distributed
+
+        with distributed.connect(scheduler) as client:
+            return _validate(worker, profile, seed, functions, include_claims, stream, _OnCluster(client, worker))
+    except (ValueError, ConnectionError, RuntimeError) as exc:  # an unusable scheduler, a task failed on every try
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         worker.close()
 
 
-def _validate(worker: Worker, profile, seed, functions, include_claims, stream) -> int:
+def function_verdict(worker: Worker, name: str, profile: str, seed: int) -> tuple[bool, bool, list[str]]:
+    """Adapter function ``name`` of the module in ``worker`` checked (:func:`check_function`): whether it
+    passed, whether a call ran past the time limit, and its report lines."""
+    ad = adapters()[name]
+    worker.capture()
+    rep = check_function(ad, worker.function(name), profile=profile, seed=seed, options=declared_options(worker, ad))
+    rep.output = [] if rep.passed else worker.captured()
+    return rep.passed, rep.timed_out, rep.lines()
+
+
+def claim_report(worker: Worker, names: list[str], claim_id: str, profile: str, seed: int):
+    """Claim ``claim_id`` (and its repairs) judged on the module's functions ``names``: its
+    :func:`claim_verdicts` and, when one is not the recorded finding, what the module printed meanwhile."""
+    (claim,) = [c for c in select([claim_id]) if c.id == claim_id]
+    worker.capture()
+    verdicts = claim_verdicts(run_claim(claim, profile=profile, impl=worker.implementation(names), seed=seed))
+    return verdicts, [] if all(ok for ok, _ in verdicts) else worker.captured()
+
+
+class _Here:
+    """Checks run one after the other on the module's process here."""
+
+    def __init__(self, worker: Worker):
+        self.worker = worker
+
+    def functions(self, names, profile, seed):
+        for name in names:
+            yield function_verdict(self.worker, name, profile, seed)
+
+    def claims(self, names, claim_ids, profile, seed):
+        for cid in claim_ids:
+            yield claim_report(self.worker, names, cid, profile, seed)
+
+
+_OPENED: dict = {}
+
+
+def _opened(module_name: str, timeout: float) -> Worker:
+    """The module under judgement opened once per dask worker process (closed by :func:`_close_opened`)."""
+    if (module_name, timeout) not in _OPENED:
+        _OPENED[module_name, timeout] = open_module(module_name, timeout=timeout)
+    return _OPENED[module_name, timeout]
+
+
+def _close_opened() -> None:
+    while _OPENED:
+        _OPENED.popitem()[1].close()
+
+
+def _function_task(module_name, timeout, name, profile, seed):
+    return name, function_verdict(_opened(module_name, timeout), name, profile, seed)
+
+
+def _claim_task(module_name, timeout, names, claim_id, profile, seed):
+    return claim_id, claim_report(_opened(module_name, timeout), names, claim_id, profile, seed)
+
+
+class _OnCluster:
+    """The same checks as tasks on a dask cluster (each a pure function of module, timeout, name, profile,
+    seed), yielded in the order asked as soon as that order allows."""
+
+    def __init__(self, client, worker: Worker):
+        self.client, self.module_name, self.timeout = client, worker.module_name, worker.timeout
+
+    def _run(self, fn, items, rest, label):
+        from .distributed import Task, run_tasks
+
+        results, order = {}, list(items)
+        tasks = [Task(f"validate {self.module_name} {label} {item} {' '.join(map(str, rest[1:]))}", fn,
+                      (self.module_name, self.timeout, *rest[:-2], item, *rest[-2:])) for item in order]
+        try:
+            run_tasks(self.client, tasks, lambda pair: results.__setitem__(*pair))
+        finally:
+            self.client.run(_close_opened)
+        return [results[item] for item in order]
+
+    def functions(self, names, profile, seed):
+        return self._run(_function_task, names, (profile, seed), "function")
+
+    def claims(self, names, claim_ids, profile, seed):
+        return self._run(_claim_task, claim_ids, (names, profile, seed), "claim")
+
+
+def _validate(worker: Worker, profile, seed, functions, include_claims, stream, run) -> int:
     module_name, names = worker.module_name, worker.functions
     if functions is not None:
         missing = sorted(set(functions) - set(names))
@@ -263,36 +397,31 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream) 
         names = [n for n in names if n in set(functions)]
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
     failed, hung, repaired = 0, set(), 0
-    for name in names:
-        ad = adapters()[name]
-        worker.capture()
-        rep = check_function(ad, worker.function(name), profile=profile, seed=seed, options=declared_options(worker, ad))
-        rep.output = [] if rep.passed else worker.captured()
-        for line in rep.lines():
+    for name, (passed, timed_out, lines) in zip(names, run.functions(names, profile, seed)):
+        for line in lines:
             print(f"  {line}", file=stream)
-        if not rep.passed:
+        if not passed:
             failed += 1
-            if rep.timed_out:
+            if timed_out:
                 hung.add(name)
     applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
-    impl = worker.implementation(names)
+    runnable = [c.id for c in applicable if not hung & set(c.uses)]
+    reports = dict(zip(runnable, run.claims(names, runnable, profile, seed)))
     for c in applicable:
-        if hung & set(c.uses):
+        if c.id not in reports:
             failed += 1
             print(f"  FAIL {c.id:<56} not run: {', '.join(sorted(hung & set(c.uses)))} ran past the time limit",
                   file=stream)
             continue
-        worker.capture()
-        verdicts = claim_verdicts(run_claim(c, profile=profile, impl=impl, seed=seed))
+        verdicts, output = reports[c.id]
         failed += sum(not ok for ok, _ in verdicts)
         repaired += len(verdicts) - 1
         for _, line in verdicts:
             print(f"  {line}", file=stream)
-        if not all(ok for ok, _ in verdicts):
-            for line in worker.captured():
-                print(f"       | {line}", file=stream)
+        for line in output:
+            print(f"       | {line}", file=stream)
     total = len(names) + len(applicable) + repaired
     print(f"{total - failed} passed, {failed} failed", file=stream)
     return 1 if failed else 0
