@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from mpmath import mp
 
+from oracle import UndecidableError, linalg, to_mp
 from oracle import attention_optimization as O
 from oracle import attention_optimization_bounds as OB
-from oracle import linalg, to_mp
 
 
 def _inst(n=3, d=2, seed=1):
@@ -37,6 +37,32 @@ def test_hessian_blocks_match_derived_closed_forms():
     assert linalg.norm2(O.hessian_xx_paper(A1, A2, A3, B, x, y) - Hxx) > 1e-3
     assert linalg.norm2(O.hessian_xy_paper(A1, A2, A3, B, x, y) - Hxy) > 1e-3
 
+
+
+@pytest.mark.parametrize("log10_B", [100, 150, 154])
+def test_hessian_blocks_are_resolved_at_a_loss_near_overflow(log10_B):
+    """B of 1e100 … 1e154 makes L_half up to ~1e308 while H_yy = I ⊗ A3ᵀSᵀSA3 stays O(1) (L_half is quadratic in
+    y): the 50-digit oracle returned H_yy = 0 there (its zero floor was relative to L_half), now every block has
+    its 50 digits relative to its own largest entry; the single-block functions agree."""
+    A1, A2, A3, _, x, y, X = _inst(n=2, d=1, seed=3)
+    B = to_mp(np.array([[10.0 ** log10_B], [-3.0 * 10.0 ** (log10_B - 1)]]))
+    with mp.workdps(50):
+        Hxx, Hxy, Hyy = O.hessian_blocks(A1, A2, A3, B, x, y)
+        S = O.softmax_matrix(A1, A2, X)
+        want = A3.T * S.T * S * A3
+        assert abs(Hyy[0, 0] - want[0, 0]) < 1e-45 * abs(want[0, 0]), (Hyy, want)
+        assert abs(O.hessian_yy(A1, A2, A3, B, x, y)[0, 0] - want[0, 0]) < 1e-45 * abs(want[0, 0])
+        assert abs(Hxy[0, 0] - O.hessian_xy(A1, A2, A3, B, x, y)[0, 0]) < 1e-45 * abs(Hxy[0, 0])
+        assert abs(Hxx[0, 0] - O.hessian_xx(A1, A2, A3, B, x, y)[0, 0]) < 1e-45 * abs(Hxx[0, 0])
+
+
+def test_a_hessian_block_it_cannot_resolve_is_refused(monkeypatch):
+    """With the precision allowed no higher than 2T, B = 1e150 (L_half ≈ 5e299, H_yy = 1) cannot be resolved:
+    UndecidableError, never a silently wrong block."""
+    one = to_mp(np.ones((1, 1)))
+    monkeypatch.setattr(O, "MAX_PREC_FACTOR", 2)
+    with mp.workdps(50), pytest.raises(UndecidableError, match="not resolved"):
+        O.hessian_blocks(one, one, one, to_mp(np.array([[1e150]])), one, one)
 
 @pytest.mark.parametrize("reading", ["a", "b"])
 def test_regulariser_hessian_is_the_stated_one(reading):
