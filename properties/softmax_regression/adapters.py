@@ -21,7 +21,7 @@ from oracle.linalg import diag, dot, entrywise
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import require, to_oracle
-from ..toolkit.strategies import conditioned_matrices, dims, log10_cond, scalars, with_corners
+from ..toolkit.strategies import conditioned_matrices, dims, kappa_corner_matrices, log10_cond, scalars, with_corners
 from .newton import NewtonProblem
 from .strategies import newton_instances, problem_corners, problems, solve_instances
 
@@ -99,7 +99,8 @@ def _softmax_loss(got, A, b, w, x):
     true = S.L(A, b, w, x)
     tol = 32 * (A.rows + A.cols) * U * (mp.fsum(w[i] ** 2 * a[i] ** 2 for i in range(a.rows)) / 2
                                         + (1 + m) * (linalg.norm2(c) + 1))
-    return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+    return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}", expected=float(true),
+                  symbols=(("n", A.rows), ("d", A.cols), ("m", m), ("‖c‖₂", linalg.norm2(c))))
 
 
 @_problem_adapter("softmax_gradient", returns="(d,) array", shape=lambda d: (d,),
@@ -107,8 +108,9 @@ def _softmax_loss(got, A, b, w, x):
                   tolerance="‖ĝ − ∇L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ t‖₂, t_i = 4(1 + m) f_i + w_i² a_i + |r_i|, r = f∘c − ⟨c,f⟩f + "
                             "w²∘Ax (∇L = Aᵀr): rounding of r's terms (f's relative error (1 + m)·u), then of Aᵀr")
 def _softmax_gradient(got, A, b, w, x):
-    err = linalg.norm2(to_mp(got) - S.true_gradient(A, b, w, x))
-    return within(err, _gradient_tolerance(A, b, w, x), f"got {got.tolist()}")
+    true = S.true_gradient(A, b, w, x)
+    return within(linalg.norm2(to_mp(got) - true), _gradient_tolerance(A, b, w, x), f"got {got.tolist()}",
+                  expected=to_float_array(true), symbols=(("n", A.rows), ("d", A.cols), ("m", _magnitudes(A, b, w, x)[2])))
 
 
 @_problem_adapter("softmax_hessian", returns="(d, d) array", shape=lambda d: (d, d),
@@ -117,10 +119,12 @@ def _softmax_gradient(got, A, b, w, x):
                             "magnitude with relative error (1 + m)·u, W² exact; then the products with A")
 def _softmax_hessian(got, A, b, w, x):
     absA, _, m, _, _, _ = _magnitudes(A, b, w, x)
-    err = linalg.spectral_norm(to_mp(got) - S.true_hessian(A, b, w, x))
+    true = S.true_hessian(A, b, w, x)
+    err = linalg.spectral_norm(to_mp(got) - true)
     weights = diag(mp.matrix([w[i] ** 2 + 8 * (1 + m) for i in range(w.rows)]))
     tol = 32 * (A.rows + A.cols) * U * linalg.spectral_norm(absA.T * weights * absA)
-    return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}")
+    return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}", expected=to_float_array(true),
+                  symbols=(("n", A.rows), ("d", A.cols), ("m", m)))
 
 
 SOLVE_TOLERANCE = 1e-8
@@ -129,6 +133,35 @@ about √u, the float64 resolution of a minimiser located by loss decrease: L(x*
 drops below L's own rounding u·Λ (Λ the magnitude of L's terms) once ‖δ‖ ≲ √u·ℓ, ℓ = √(2Λ/λ), so an
 optimiser that accepts steps by loss decrease (trust region, L-BFGS-B) is not condemned for stalling
 there."""
+
+
+@st.composite
+def _kappa_solve_instances(draw):
+    """:func:`~properties.softmax_regression.strategies.solve_instances` with A replaced by a κ corner
+    (:data:`~properties.toolkit.strategies.KAPPA_CORNERS`: 1, 1e4, 1e8, 1e12) of 2 ≤ d ≤ min(n, 3) columns."""
+    _, b, l, extra = draw(solve_instances(), label="b, l, extra w²")
+    n = b.size
+    d = draw(dims(min(2, n), min(n, 3)), label="d")
+    return draw(kappa_corner_matrices(n, d), label="A (κ corner)"), b, l, extra
+
+
+def _solve_instances():
+    """The solve search (κ(A) up to 1e4) mixed with the κ corners (up to 1e12) with weight 0.3."""
+    return with_corners(solve_instances(), _kappa_solve_instances(), weight=0.3)
+
+
+def _solve_corners():
+    """Fixed κ corners judged after every search: A with κ = 1e6, 1e8, 1e12 (rows mixing the singular
+    directions), where a Newton iteration that squares κ(∇²L) (normal equations HᵀH of the Newton system)
+    stalls or breaks down, and the correct one still meets the rule."""
+    out = []
+    for n, d, log_kappa, seed in ((4, 3, 6.0, 1), (2, 2, 8.0, 2), (4, 3, 12.0, 3)):
+        rng = np.random.default_rng(seed)
+        U_ = np.linalg.qr(rng.uniform(-1.0, 1.0, (n, d)) + np.eye(n, d))[0]
+        V = np.linalg.qr(rng.uniform(-1.0, 1.0, (d, d)) + 2 * np.eye(d))[0]
+        b = np.linspace(1.0, 2.0, n) / (2.0 * n)
+        out.append(((U_ * 10.0 ** (-log_kappa * np.linspace(0.0, 1.0, d))) @ V.T, b, 0.01, np.zeros(n)))
+    return out
 
 
 def _solve_tolerance(value):
@@ -148,8 +181,8 @@ def _solve_tolerance(value):
                     "rule's), τ_g the softmax_gradient tolerance, G = τ_g/(32(n+d)u) the magnitude of the gradient's "
                     "terms and Λ₁ = λ_max(∇²L(x*)) (the gradient of a point at the allowed distance): a relative "
                     "accuracy an honest optimiser meets, never only an exact root-finder",
-          strategy=solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
-          targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])})
+          strategy=_solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
+          targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])}, corners=_solve_corners)
 def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module attribute's name)
     tau = _solve_tolerance(SOLVE_TOLERANCE)
     A, b, l, extra = inst

@@ -25,9 +25,11 @@ from hypothesis.extra import numpy as hnp
 __all__ = [
     "CORNER_KINDS",
     "conditioned_matrices",
+    "KAPPA_CORNERS",
     "corner_matrices",
     "dims",
     "elements",
+    "kappa_corner_matrices",
     "lipschitz_pairs",
     "log10_cond",
     "matrices",
@@ -139,13 +141,34 @@ def _conditioned_matrices(draw, rows, cols, max_log10_cond):
         raise ValueError(f"cols={d} must be <= rows={n} for a full-column-rank matrix")
     g1 = draw(hnp.arrays(np.float64, (n, d), elements=scalars(-1.0, 1.0)), label="U factor")
     g2 = draw(hnp.arrays(np.float64, (d, d), elements=scalars(-1.0, 1.0)), label="V factor")
-    c = draw(scalars(0.0, max_log10_cond), label="log10 cond")
+    c = draw(max_log10_cond if isinstance(max_log10_cond, st.SearchStrategy) else scalars(0.0, max_log10_cond),
+             label="log10 cond")
     scale = draw(scalars(-2.0, 2.0), label="log10 scale")
     # Orthonormal factors; a degenerate draw (rank-deficient g) is repaired with the identity.
     u, _ = np.linalg.qr(g1 + np.eye(n, d))
     v, _ = np.linalg.qr(g2 + 2 * np.eye(d))
     s = 10.0 ** (scale - c * np.linspace(0.0, 1.0, d))
     return (u * s) @ v.T
+
+
+KAPPA_CORNERS = (0.0, 4.0, 8.0, 12.0)
+"""log10 κ of the condition corners every solve adapter mixes into its search (issue 25): κ = 1, where
+every method agrees; 1e4, where squaring κ (normal equations, HᵀH) still leaves 8 digits; 1e8, where it
+leaves none; 1e12, where a backward-stable method still has 4."""
+
+
+def kappa_corner_matrices(rows: st.SearchStrategy[int] | int, cols: st.SearchStrategy[int] | int, *,
+                          log10_conds: tuple[float, ...] = KAPPA_CORNERS) -> st.SearchStrategy[np.ndarray]:
+    """Full-column-rank float64 matrices as :func:`conditioned_matrices`, with log10 κ drawn from the corners
+    ``log10_conds`` (each in [0, 16]) instead of an interval, so a search meets κ = 1e12 on about a quarter of
+    its draws instead of at the end of a climb.  An int size is used without a draw."""
+    _size("rows", rows), _size("cols", cols)
+    if isinstance(log10_conds, (str, bytes)) or not log10_conds:
+        raise ValueError(f"log10_conds={log10_conds!r} must be a nonempty tuple of numbers in [0, 16]")
+    for c in log10_conds:
+        if not 0.0 <= _real("log10_conds entry", c) <= 16.0:
+            raise ValueError(f"log10_conds={log10_conds!r} must hold numbers in [0, 16]")
+    return _conditioned_matrices(rows, cols, st.sampled_from(tuple(float(c) for c in log10_conds)))
 
 
 def scaled_arrays(shape: tuple[int, ...], *, min_exponent: float,
