@@ -2,17 +2,25 @@
 implementation; ``adapters`` lists the adapter contract; ``report`` writes the errata and
 tightness report of each paper.
 
-    python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--seed N] [--jobs N]
-                         [--json PATH [--resume]] [--list]
+    python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--seed N]
+                         [--jobs N | --scheduler ADDRESS] [--json PATH [--resume]] [--list]
     python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
+                                  [--scheduler ADDRESS]
     python -m properties adapters [--markdown]
     python -m properties report [--paper P ...] [--out DIR] [--from LEDGER.json] [--profile ...] [--seed N]
+                                [--scheduler ADDRESS]
     python -m properties experiment PAPER [--out DIR] [--quick] ...   (the paper's experiment runner)
 
+``--scheduler ADDRESS`` runs the claims (for ``validate``: functions and claims) as tasks on the
+dask.distributed cluster whose scheduler is at ADDRESS (:mod:`properties.distributed`) instead of
+``--jobs`` processes here; the output and the JSON are the same.
+
 Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the module passed;
-1 validation failed; 2 bad usage (a pattern matching no claim, a JSON path that cannot be written
-or resumed from, a module that cannot be imported or defines no adapter function); 130 interrupted
-(the JSON ledger then holds the claims that finished: rerun with ``--resume``).
+1 validation failed, or the ledger could not finish (a worker process died, a cluster's task failed
+on every try: the JSON ledger holds the claims that finished); 2 bad usage (a pattern matching no
+claim, a JSON path that cannot be written or resumed from, a module that cannot be imported or
+defines no adapter function, ``--jobs`` with ``--scheduler``, a scheduler that does not answer);
+130 interrupted (the JSON ledger then holds the claims that finished: rerun with ``--resume``).
 """
 
 from __future__ import annotations
@@ -51,6 +59,12 @@ def _add_search_options(p: argparse.ArgumentParser, default_profile: str) -> Non
                    help=f"seed of every search, under every profile (default: {profiles.DEFAULT_SEED})")
 
 
+def _add_scheduler_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help=f"run {what} as tasks on the dask.distributed cluster whose scheduler is at ADDRESS, "
+                        "e.g. tcp://10.0.0.5:8786 (needs pip install 'attention-claims[distributed]')")
+
+
 def _ledger(argv) -> int:
     from .ledger import default_jobs
 
@@ -58,8 +72,9 @@ def _ledger(argv) -> int:
     p.add_argument("--claims", action="append", metavar="PATTERN",
                    help="glob over claim ids, e.g. 'softmax_regression.*' (repeatable; default: all)")
     _add_search_options(p, profiles.DEFAULT_PROFILE)
-    p.add_argument("--jobs", type=_positive_int, default=default_jobs(),
-                   help="worker processes judging claims in parallel (default: all cores, here %(default)s)")
+    p.add_argument("--jobs", type=_positive_int,
+                   help=f"worker processes judging claims in parallel (default: all cores, here {default_jobs()})")
+    _add_scheduler_option(p, "the claims")
     p.add_argument("--json", metavar="PATH", help="write the machine-readable ledger to PATH, after every claim")
     p.add_argument("--resume", action="store_true",
                    help="keep the claims already in the --json ledger and run only the missing ones")
@@ -72,6 +87,11 @@ def _ledger(argv) -> int:
     if args.resume and not args.json:
         print("error: --resume needs --json PATH (the ledger to resume)", file=sys.stderr)
         return 2
+    if args.jobs is not None and args.scheduler is not None:
+        print("error: --jobs and --scheduler exclude each other: with --scheduler the cluster's workers judge "
+              "the claims (start them with --nthreads 1)", file=sys.stderr)
+        return 2
+    jobs = default_jobs() if args.jobs is None else args.jobs
     if args.json and not args.list:
         try:
             check_writable(args.json)
@@ -90,15 +110,19 @@ def _ledger(argv) -> int:
         for c in selected:
             print(f"{c.id}\t{c.kind}\t{c.mode}")
         return 0
-    print(f"ledger: {len(selected)} claims, profile {args.profile}, seed {args.seed}, {args.jobs} jobs "
+    engine = f"{jobs} jobs" if args.scheduler is None else f"scheduler {args.scheduler}"
+    print(f"ledger: {len(selected)} claims, profile {args.profile}, seed {args.seed}, {engine} "
           f"({len(claims()) if not args.claims else 'a selection'} of the {len(canonical_ids())} claim ids "
           f"of claims.tsv)", file=sys.stderr)
     try:
-        entries = run_ledger(selected, profile=args.profile, seed=args.seed, json_path=args.json, jobs=args.jobs,
-                             resume=args.resume)
-    except ValueError as exc:  # a ledger that cannot be resumed from
+        entries = run_ledger(selected, profile=args.profile, seed=args.seed, json_path=args.json, jobs=jobs,
+                             resume=args.resume, scheduler=args.scheduler)
+    except (ValueError, ConnectionError) as exc:  # a ledger that cannot be resumed from, an unusable scheduler
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # a dead worker process, a failed cluster task: the JSON keeps what finished
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         where = f"; {args.json} holds the claims that finished: rerun with --resume" if args.json else ""
         print(f"interrupted{where}", file=sys.stderr)
@@ -118,10 +142,11 @@ def _validate(argv) -> int:
     _add_search_options(p, "ci")
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
                    help="seconds one call of the module's functions may take before it is a FAIL (default: %(default)g)")
+    _add_scheduler_option(p, "the function checks and the claims")
     args = p.parse_args(argv)
     from .validate import validate
 
-    return validate(args.module, profile=args.profile, seed=args.seed, timeout=args.timeout)
+    return validate(args.module, profile=args.profile, seed=args.seed, timeout=args.timeout, scheduler=args.scheduler)
 
 
 def _adapters(argv) -> int:
@@ -145,6 +170,7 @@ def _report(argv) -> int:
     p.add_argument("--from", dest="source", metavar="LEDGER.json",
                    help="an existing JSON ledger (default: run the ledger now, into DIR/ledger.json)")
     _add_search_options(p, profiles.DEFAULT_PROFILE)
+    _add_scheduler_option(p, "the claims (unless --from)")
     args = p.parse_args(argv)
     from .ledgerfile import check_writable, read_ledger
     from .report import check_matplotlib, write_reports
@@ -160,6 +186,7 @@ def _report(argv) -> int:
             path = os.path.join(args.out, "ledger.json")
             check_writable(path)
             code = _ledger(["--json", path, "--profile", args.profile, "--seed", str(args.seed),
+                            *(["--scheduler", args.scheduler] if args.scheduler else []),
                             *[a for paper in papers for a in ("--claims", f"{paper}.*")]])
             if code:
                 return code

@@ -22,7 +22,9 @@
 worker imports the registry and judges claims by id; results are identical to a serial run and
 listed in the order of ``claims.tsv``), printing a progress line as each claim finishes and
 rewriting the JSON ledger atomically after each (``properties.ledgerfile``), so an interrupted run
-leaves a valid ledger that ``resume=True`` completes.
+leaves a valid ledger that ``resume=True`` completes.  With ``scheduler`` (``--scheduler ADDRESS``)
+the same tasks (:func:`judge_by_id`) run on a dask.distributed cluster instead
+(:mod:`properties.distributed`), through the same progress lines and JSON writes.
 """
 
 from __future__ import annotations
@@ -45,8 +47,10 @@ from .engine import FALSE_ALARM, binomial_threshold
 from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
 from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
+from .toolkit.claims import named_instance
 
-__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "run_claim", "run_ledger", "summary_table"]
+__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
+           "summary_table"]
 
 @dataclass
 class Result:
@@ -231,20 +235,19 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-_WORKER_IMPL: list = [None]
-
-
-def _worker_init(impl_name: str | None) -> None:
+def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it terminates workers
-    _WORKER_IMPL[0] = None if impl_name is None else importlib.import_module(impl_name)
 
 
-def _worker_run(claim_id: str, profile: str, seed: int) -> dict:
-    """Judge one claim by id in a worker process (the registry imports only that claim's paper)."""
+def judge_by_id(claim_id: str, profile: str, seed: int, impl_name: str | None) -> dict:
+    """One claim's ledger entry, judged by id: the task of a ``--jobs`` worker process and of a dask
+    worker (:mod:`properties.distributed`), a pure function of its arguments.  The registry imports only
+    the claim's paper; ``impl_name`` is the implementation module (None: the project's own solvers)."""
     from .registry import select
 
     (claim,) = [c for c in select([claim_id]) if c.id == claim_id]
-    return run_claim(claim, profile=profile, impl=_WORKER_IMPL[0], seed=seed).as_dict()
+    impl = None if impl_name is None else importlib.import_module(impl_name)
+    return run_claim(claim, profile=profile, impl=impl, seed=seed).as_dict()
 
 
 def _fmt_ratio(r):
@@ -271,13 +274,18 @@ def _resumed(json_path: str, profile: str, seed: int) -> dict[str, dict]:
 
 def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE, seed: int = profiles.DEFAULT_SEED,
                json_path: str | None = None, jobs: int = 1, resume: bool = False, stream=None,
-               impl=None) -> list[dict]:
+               impl=None, scheduler: str | None = None) -> list[dict]:
     """Judge ``selected`` claims; return their ledger entries in the order of ``claims.tsv``.
 
     Progress lines go to ``stream`` (stderr) as claims finish.  ``json_path`` is checked before any
     claim runs and rewritten atomically after each; with ``resume`` the claims already in it (same
     profile and seed) are kept and only the missing ones run.  ``jobs > 1`` judges claims in that
-    many worker processes (spawned; ``impl``, if given, must be an importable module).
+    many worker processes (spawned; ``impl``, if given, must be an importable module).  ``scheduler``,
+    the address of a dask.distributed scheduler, judges them on that cluster's workers instead
+    (:mod:`properties.distributed`; ``jobs`` is then not used): the same entries, the same JSON.
+
+    Raises ValueError for bad arguments, a ledger that cannot be resumed and an unusable scheduler
+    address, ConnectionError when no scheduler answers there.
     """
     profiles.load(profile)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -293,6 +301,11 @@ def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE
     if resume:
         print(f"resuming {json_path}: {len(selected) - len(todo)} of the {len(selected)} selected claims are "
               f"already there, {len(todo)} to run", file=stream, flush=True)
+    client = None
+    if scheduler is not None:
+        from . import distributed
+
+        client = distributed.connect(scheduler, stream=stream)  # before any claim runs
 
     count = [0]
 
@@ -305,7 +318,13 @@ def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE
             write_atomic(json_path, {"profile": profile, "seed": seed, "claims": entries})
 
     with _interrupts() as interrupted:
-        if jobs == 1 or len(todo) <= 1:
+        if client is not None:
+            impl_name = None if impl is None else impl.__name__
+            with client:
+                distributed.run_tasks(client, [distributed.Task(f"ledger {c.id} {profile} seed {seed} {impl_name}",
+                                                                judge_by_id, (c.id, profile, seed, impl_name))
+                                               for c in todo], finished)
+        elif jobs == 1 or len(todo) <= 1:
             for c in todo:
                 entry = run_claim(c, profile=profile, impl=impl, seed=seed).as_dict()
                 if interrupted:  # the claim was cut short (Hypothesis may turn the interrupt into an error)
@@ -340,9 +359,9 @@ class _interrupts:
 def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, finished) -> None:
     impl_name = None if impl is None else impl.__name__
     pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=_worker_init, initargs=(impl_name,))
+                                                  initializer=_worker_init)
     try:
-        futures = [pool.submit(_worker_run, c.id, profile, seed) for c in todo]
+        futures = [pool.submit(judge_by_id, c.id, profile, seed, impl_name) for c in todo]
         for fut in concurrent.futures.as_completed(futures):
             finished(fut.result())
     except BaseException as exc:  # Ctrl-C, a failed write, a dead worker: stop the workers now, keep the ledger

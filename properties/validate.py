@@ -296,7 +296,11 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         from . import distributed
 
         with distributed.connect(scheduler) as client:
-            return _validate(worker, profile, seed, functions, include_claims, stream, _OnCluster(client, worker))
+            cluster = _OnCluster(client, worker)
+            try:
+                return _validate(worker, profile, seed, functions, include_claims, stream, cluster)
+            finally:
+                cluster.close()
     except (ValueError, ConnectionError, RuntimeError) as exc:  # an unusable scheduler, a task failed on every try
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -304,7 +308,7 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         worker.close()
 
 
-def function_verdict(worker: Worker, name: str, profile: str, seed: int) -> tuple[bool, bool, list[str]]:
+def _function_verdict(worker: Worker, name: str, profile: str, seed: int) -> tuple[bool, bool, list[str]]:
     """Adapter function ``name`` of the module in ``worker`` checked (:func:`check_function`): whether it
     passed, whether a call ran past the time limit, and its report lines."""
     ad = adapters()[name]
@@ -314,7 +318,7 @@ def function_verdict(worker: Worker, name: str, profile: str, seed: int) -> tupl
     return rep.passed, rep.timed_out, rep.lines()
 
 
-def claim_report(worker: Worker, names: list[str], claim_id: str, profile: str, seed: int):
+def _claim_report(worker: Worker, names: list[str], claim_id: str, profile: str, seed: int):
     """Claim ``claim_id`` (and its repairs) judged on the module's functions ``names``: its
     :func:`claim_verdicts` and, when one is not the recorded finding, what the module printed meanwhile."""
     (claim,) = [c for c in select([claim_id]) if c.id == claim_id]
@@ -331,11 +335,11 @@ class _Here:
 
     def functions(self, names, profile, seed):
         for name in names:
-            yield function_verdict(self.worker, name, profile, seed)
+            yield _function_verdict(self.worker, name, profile, seed)
 
     def claims(self, names, claim_ids, profile, seed):
         for cid in claim_ids:
-            yield claim_report(self.worker, names, cid, profile, seed)
+            yield _claim_report(self.worker, names, cid, profile, seed)
 
 
 _OPENED: dict = {}
@@ -354,37 +358,38 @@ def _close_opened() -> None:
 
 
 def _function_task(module_name, timeout, name, profile, seed):
-    return name, function_verdict(_opened(module_name, timeout), name, profile, seed)
+    return name, _function_verdict(_opened(module_name, timeout), name, profile, seed)
 
 
 def _claim_task(module_name, timeout, names, claim_id, profile, seed):
-    return claim_id, claim_report(_opened(module_name, timeout), names, claim_id, profile, seed)
+    return claim_id, _claim_report(_opened(module_name, timeout), names, claim_id, profile, seed)
 
 
 class _OnCluster:
-    """The same checks as tasks on a dask cluster (each a pure function of module, timeout, name, profile,
-    seed), yielded in the order asked as soon as that order allows."""
+    """The same checks as tasks on a dask cluster (each a pure function of module, time limit, function or
+    claim, profile and seed), returned in the order asked."""
 
     def __init__(self, client, worker: Worker):
         self.client, self.module_name, self.timeout = client, worker.module_name, worker.timeout
 
-    def _run(self, fn, items, rest, label):
+    def _run(self, what: str, fn, items, profile, seed, *shared):
         from .distributed import Task, run_tasks
 
-        results, order = {}, list(items)
-        tasks = [Task(f"validate {self.module_name} {label} {item} {' '.join(map(str, rest[1:]))}", fn,
-                      (self.module_name, self.timeout, *rest[:-2], item, *rest[-2:])) for item in order]
-        try:
-            run_tasks(self.client, tasks, lambda pair: results.__setitem__(*pair))
-        finally:
-            self.client.run(_close_opened)
-        return [results[item] for item in order]
+        results = {}
+        run_tasks(self.client, [Task(f"validate {self.module_name} {self.timeout:g} {what} {item} {profile} seed {seed}",
+                                     fn, (self.module_name, self.timeout, *shared, item, profile, seed))
+                                for item in items], lambda pair: results.__setitem__(*pair))
+        return [results[item] for item in items]
 
     def functions(self, names, profile, seed):
-        return self._run(_function_task, names, (profile, seed), "function")
+        return self._run("function", _function_task, names, profile, seed)
 
     def claims(self, names, claim_ids, profile, seed):
-        return self._run(_claim_task, claim_ids, (names, profile, seed), "claim")
+        return self._run("claim", _claim_task, claim_ids, profile, seed, names)
+
+    def close(self) -> None:
+        """Close the module's processes the tasks opened on the workers."""
+        self.client.run(_close_opened)
 
 
 def _validate(worker: Worker, profile, seed, functions, include_claims, stream, run) -> int:
@@ -407,15 +412,14 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
     applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
-    runnable = [c.id for c in applicable if not hung & set(c.uses)]
-    reports = dict(zip(runnable, run.claims(names, runnable, profile, seed)))
+    reports = iter(run.claims(names, [c.id for c in applicable if not hung & set(c.uses)], profile, seed))
     for c in applicable:
-        if c.id not in reports:
+        if hung & set(c.uses):
             failed += 1
             print(f"  FAIL {c.id:<56} not run: {', '.join(sorted(hung & set(c.uses)))} ran past the time limit",
                   file=stream)
             continue
-        verdicts, output = reports[c.id]
+        verdicts, output = next(reports)
         failed += sum(not ok for ok, _ in verdicts)
         repaired += len(verdicts) - 1
         for _, line in verdicts:
