@@ -56,6 +56,18 @@ def test_hessian_blocks_are_resolved_at_a_loss_near_overflow(log10_B):
         assert abs(Hxx[0, 0] - O.hessian_xx(A1, A2, A3, B, x, y)[0, 0]) < 1e-45 * abs(Hxx[0, 0])
 
 
+
+def test_a_small_gradient_entry_beside_a_huge_one_is_resolved_to_the_asked_accuracy():
+    """B = [[0, 0], [0, 1e87]]: ∇_Y L_half has the entries 0.0169… and −1.3e86; the 50-digit derivative's zero floor,
+    relative to L_half ≈ 5e173, was ~1e-5 (the validator then failed a correct float64 gradient at error/tolerance
+    1.6); with an absolute accuracy asked, the small entry has it."""
+    z, one = np.zeros((2, 2)), np.array([[0.0, 0.0], [0.0, 0.2601876366239302]])
+    A1, A2, A3, B, X, Y = O.instance(z, z, one, np.array([[0.0, 0.0], [0.0, 1e87]]), z, np.array([[0.0, 0.0], [0.5, 0.0]]))
+    with mp.workdps(50):
+        want = O.grad_y_matrix_form(A1, A2, A3, B, X, Y)
+        got = O.gradient_y(A1, A2, A3, B, linalg.vec(X), O.vec_cols(Y), accuracy=mp.mpf(10) ** -30)
+        assert abs(got[1] - want[1, 0]) < 1e-30 and abs(want[1, 0] - mp.mpf("0.0169244015629865")) < 1e-15, (got, want)
+
 def test_a_hessian_block_it_cannot_resolve_is_refused(monkeypatch):
     """With the precision allowed no higher than 2T, B = 1e150 (L_half ≈ 5e299, H_yy = 1) cannot be resolved:
     UndecidableError, never a silently wrong block."""

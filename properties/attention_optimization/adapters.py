@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import attention_optimization as O
-from oracle import derivatives, linalg, to_mp
+from oracle import linalg, to_mp
 
-from ..contract import AdapterSet, U, output, within
+from ..contract import AdapterSet, TrialRule, U, output, within
 from ..toolkit import require
-from ..toolkit.strategies import dims, matrices, scalars, vectors
+from ..toolkit.strategies import dims, matrices, scalars, vectors, with_corners
 from .strategies import problems, regularised_problems
 
 __all__ = ["ADAPTERS", "magnitudes"]
@@ -49,8 +49,7 @@ def magnitudes(A1, A2, A3, B, X, Y):
 def _corners():
     """Fixed corners judged after every search: exponents A1XA2ᵀ past exp's overflow (710, 800, −1e4:
     a softmax without the row max-shift gives NaN), ties within a row, n = d = 1, all zeros.  They are
-    not mixed into the search: shrinking a failure among them costs minutes of 50-digit oracle calls,
-    and the fixed corners are minimal already."""
+    also mixed into the searches (:func:`_with_corners`)."""
     one, e1 = np.ones((1, 1)), np.array([[1.0], [0.0]])
     ones2, twos = np.ones((2, 1)), np.array([[0.5], [1.0]])
     return [(one, one, one, np.zeros((1, 1)), np.array([[710.0]]), one),
@@ -79,6 +78,25 @@ def _all_corners():
     return _corners() + _magnitude_corners()
 
 
+def _derivative_corners():
+    """The corners of :func:`_all_corners` and targets of 3e154, whose squared residuals overflow float64 (the
+    loss does too, so only its derivatives, of size |c| ≈ 3e154, are judged there)."""
+    ones2, twos = np.ones((2, 1)), np.array([[0.5], [1.0]])
+    return _all_corners() + [(ones2, twos, twos, np.array([[3e154], [-1e154]]), np.array([[2.0]]), np.array([[-1.0]]))]
+
+
+_CORNER_WEIGHT = 0.2
+
+
+def _with_corners(corners):
+    """:func:`~.strategies.problems` mixed with weight 0.2 with the fixed ``corners()`` and with drawn problems
+    whose B is scaled by 10^e, e ∈ [0, 150] (losses from O(1) to ~1e300, where a residual squared or a loss
+    formed on the way overflows).  A failure among them is not shrunk far (a fixed corner is minimal already;
+    the scale shrinks towards 1)."""
+    scaled = st.tuples(problems(), scalars(0.0, 150.0)).map(lambda t: (*t[0][:3], t[0][3] * 10.0 ** t[1], *t[0][4:]))
+    return with_corners(problems(), st.one_of(st.sampled_from(corners()), scaled), weight=_CORNER_WEIGHT)
+
+
 def _targets(inst):
     """max |A1XA2ᵀ|, where exp overflows (709) and the max-shift matters."""
     A1, A2, _, _, X, _ = inst
@@ -94,10 +112,18 @@ def _entrywise(got, exact, tol, what):
     """max_i |got_i − exact_i| / tol_i as an Outcome (tol an array of the same shape)."""
     err = np.array([[float(abs(mp.mpf(float(got[i, j])) - exact[i, j])) for j in range(got.shape[1])]
                     for i in range(got.shape[0])])
-    ratio = err / np.maximum(tol, 1e-300)
+    with np.errstate(over="ignore"):  # a ratio past float64's range is inf, still a failure
+        ratio = err / np.maximum(tol, 1e-300)
     k = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
     return within(float(ratio[k]), 1.0, f"{what}: entry {tuple(int(i) for i in k)} off by {err[k]:.3g}, "
                                         f"tolerance {tol[k]:.3g}")
+
+
+def _accuracy(tol):
+    """The absolute accuracy the oracle's derivatives must reach for an entrywise tolerance array: 2^-20 of
+    its smallest positive entry (None when every entry is 0: the oracle's own resolution rule then)."""
+    positive = tol[tol > 0]
+    return mp.ldexp(mp.mpf(float(positive.min())), -20) if positive.size else None
 
 
 def _cols(M, d):
@@ -106,7 +132,8 @@ def _cols(M, d):
 
 @ADAPTERS("attention_loss", signature=f"attention_loss{_PROBLEM} -> float",
           doc="L_half(X, Y) = ½‖D(X)⁻¹exp(A1XA2ᵀ)A3Y − B‖_F² (spec def.loss; Def 1.2's L is twice this)",
-          tolerance="|L̂ − L| ≤ η·Σ Ê∘(|C| + Ê)", strategy=problems, targets=_targets, corners=_all_corners)
+          tolerance="|L̂ − L| ≤ η·Σ Ê∘(|C| + Ê)", strategy=lambda: _with_corners(_all_corners), targets=_targets,
+          corners=_all_corners)
 def _loss(inst, fn):
     got = float(output(fn(*(a.copy() for a in inst)), "attention_loss", shape=()))
     eta, S, Habs, E = magnitudes(*inst)
@@ -120,7 +147,7 @@ def _loss(inst, fn):
 @ADAPTERS("attention_grad_x", signature=f"attention_grad_x{_PROBLEM} -> (d, d) array",
           doc="∇_X L_half (Lemma 5.4: A1ᵀQA2, Q = S∘P − diag((S∘P)1)S, P = CHᵀ)",
           tolerance="|ĝ − g| ≤ 2η·|A1|ᵀ(S∘(ÊHᵀ_abs) + diag((S∘ÊHᵀ_abs)1)S)|A2| entrywise",
-          strategy=problems, targets=_targets, corners=_corners)
+          strategy=lambda: _with_corners(_derivative_corners), targets=_targets, corners=_derivative_corners)
 def _grad_x(inst, fn):
     A1, A2, A3, B, X, Y = inst
     d = A1.shape[1]
@@ -130,15 +157,15 @@ def _grad_x(inst, fn):
     tol = 2 * eta * (np.abs(A1).T @ (SP + SP.sum(axis=1, keepdims=True) * S) @ np.abs(A2))
     with mp.workdps(50):
         mA1, mA2, mA3, mB, x, y = _mp_point(*inst)
-        g = derivatives.gradient(lambda z: O.L_half(mA1, mA2, mA3, mB, z, y), x)
+        g = O.gradient_x(mA1, mA2, mA3, mB, x, y, accuracy=_accuracy(tol))
         exact = mp.matrix([[g[a * d + b] for b in range(d)] for a in range(d)])
         return _entrywise(got, exact, tol, "∇_X L_half")
 
 
 @ADAPTERS("attention_grad_y", signature=f"attention_grad_y{_PROBLEM} -> (d, d) array",
           doc="∇_Y L_half (Lemma 5.5: A3ᵀSᵀ(SA3Y − B))",
-          tolerance="|ĝ − g| ≤ 2η·|A3|ᵀSᵀÊ entrywise", strategy=problems, targets=_targets,
-          corners=_corners)
+          tolerance="|ĝ − g| ≤ 2η·|A3|ᵀSᵀÊ entrywise", strategy=lambda: _with_corners(_derivative_corners),
+          targets=_targets, corners=_derivative_corners)
 def _grad_y(inst, fn):
     A1, A2, A3, B, X, Y = inst
     d = A1.shape[1]
@@ -147,7 +174,7 @@ def _grad_y(inst, fn):
     tol = 2 * eta * (np.abs(A3).T @ S.T @ E)
     with mp.workdps(50):
         mA1, mA2, mA3, mB, x, y = _mp_point(*inst)
-        exact = _cols(derivatives.gradient(lambda z: O.L_half(mA1, mA2, mA3, mB, x, z), y), d)
+        exact = _cols(O.gradient_y(mA1, mA2, mA3, mB, x, y, accuracy=_accuracy(tol)), d)
         return _entrywise(got, exact, tol, "∇_Y L_half")
 
 
@@ -167,14 +194,14 @@ def _hessian_adapter(name, block, what):
     @ADAPTERS(name, signature=f"{name}{_PROBLEM} -> (d², d²) array",
               doc=f"{what} of L_half in the z = (vec_row X, vec_cols Y) ordering (spec def.H_xx, def.H_xy, def.H_yy)",
               tolerance="max entry error ≤ 4η·(magnitude bound of the module docstring, times n² for the sums)",
-              strategy=problems, corners=_corners)  # B = 1e150 would need 300+ digits of the numerical Hessian
+              strategy=lambda: _with_corners(_derivative_corners), targets=_targets, corners=_derivative_corners)
     def compare(inst, fn):
         d = inst[0].shape[1]
         got = output(fn(*(a.copy() for a in inst)), name, shape=(d * d, d * d))
         eta, S, Habs, E = magnitudes(*inst)
         tol = np.full(got.shape, scale(inst, eta, Habs, E))
         with mp.workdps(50):
-            exact = O.hessian_blocks(*_mp_point(*inst))[block]
+            exact = O.hessian_blocks(*_mp_point(*inst), accuracy=_accuracy(tol))[block]
             return _entrywise(got, exact, tol, what)
 
     return compare
@@ -223,19 +250,39 @@ def _sketch_rows(inst, fn):
         return _entrywise(got, exact, tol, "S(A1 ⊗ C2)")
 
 
+_GRAM_DELTA = 0.1
+_GRAM_TRIALS = 20
+
+
 def _gram_instances():
+    """(A1, A2, wd, m) without the seed: n ≤ 5, d ≤ 2, m of 1 … 64 rows or, half the time, 4096 or 16384 (where
+    the Chebyshev rule of :func:`_sketched_gram` separates a wrong scaling of S from sampling noise)."""
     return dims(1, 5).flatmap(lambda n: st.tuples(
         matrices(st.just(n), dims(1, 2)).flatmap(lambda A: st.tuples(st.just(A), matrices(st.just(n), st.just(A.shape[1])))),
-        vectors(st.just(n)).map(np.abs), st.integers(1, 64), st.integers(0, 2**31 - 1)))
+        vectors(st.just(n)).map(np.abs), st.one_of(st.integers(1, 64), st.sampled_from([4096, 16384])))).map(
+        lambda t: (t[0][0], t[0][1], t[1], t[2]))
+
+
+def _gram_corners():
+    """Dense 4 × 2 factors (rows of similar size, so ‖u‖²‖v‖² is within a small factor of ‖M‖_F) at m = 16384,
+    and a coherent one (one nonzero row of A1) at m = 4096."""
+    A1 = np.array([[1.0, 0.5], [-0.5, 1.0], [1.0, -1.0], [0.25, 1.0]])
+    A2 = np.array([[0.5, 1.0], [1.0, -0.25], [-1.0, 0.5], [1.0, 1.0]])
+    e1 = np.array([[1.0, 0.5], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    return [(A1, A2, np.array([1.0, 0.5, 2.0, 1.0]), 16384), (e1, A2, np.ones(4), 4096)]
 
 
 @ADAPTERS("attention_sketched_gram",
           signature="attention_sketched_gram(A1: (n, d), A2: (n, d), wd: (n,) ≥ 0, m: int, seed: int) -> (d², d²)",
           doc="M̃ = (SÂ)ᵀ(SÂ), Â = A1 ⊗ diag(wd)^{1/2}A2, S a TensorSRHT of m rows (alg.tensorsrht_hessian); "
               "E[M̃] = Σ_{j0}𝖠_{j0}ᵀdiag(wd)𝖠_{j0}; its accuracy is judged by sec13.ose and sec13.hessian_approx",
-          tolerance="symmetric and PSD: ‖M̃ − M̃ᵀ‖_max and −λ_min(M̃) ≤ 16·d²·u·‖M̃‖_max·m; M̃ = 0 on the rows "
-                    "of a zero column of A1 (null(Â) ⊆ null(M̃))",
-          strategy=lambda: _gram_instances().map(lambda t: (t[0][0], t[0][1], t[1], t[2], t[3])), seeded="seed")
+          tolerance=f"each seed: symmetric and PSD (‖M̃ − M̃ᵀ‖_max and −λ_min(M̃) ≤ 16·d²·u·‖M̃‖_max·m), M̃ = 0 on the rows "
+                    f"of a zero column of A1, and ‖M̃ − M‖_F ≤ U·V/√(mδ) + 16(m + d²)·u·U·V, M = (A1ᵀA1) ⊗ (C2ᵀC2), "
+                    f"C2 = diag(wd)^{{1/2}}A2, U = Σ_a ‖A1[:, a]‖₁², V = Σ_b ‖C2[:, b]‖₁², δ = {_GRAM_DELTA} (Chebyshev: "
+                    f"the rows of SÂ are m i.i.d. u ⊗ v/√m with E[(u ⊗ v)(u ⊗ v)ᵀ] = M and ‖u‖² ≤ U, ‖v‖² ≤ V); "
+                    f"{_GRAM_TRIALS} seeds per instance, judged by the binomial rule at δ",
+          strategy=_gram_instances, seeded="seed", corners=_gram_corners,
+          trials=TrialRule(with_seed=lambda inst, s: (*inst, s), delta=lambda inst: _GRAM_DELTA, trials=_GRAM_TRIALS))
 def _sketched_gram(inst, fn):
     A1, A2, wd, m, seed = inst
     d = A1.shape[1]
@@ -246,7 +293,21 @@ def _sketched_gram(inst, fn):
     zero_rows = [a * d + b for a in range(d) if not A1[:, a].any() for b in range(d)]
     leak = float(np.abs(M[zero_rows]).max()) if zero_rows else 0.0
     err = max(asym, -lam, leak)
-    return within(err, scale, f"asymmetry {asym:.3g}, λ_min {lam:.3g}, rows of zero columns {leak:.3g}")
+    structure = within(err, scale, f"asymmetry {asym:.3g}, λ_min {lam:.3g}, rows of zero columns {leak:.3g}")
+    if not structure.holds:
+        return structure
+    with mp.workdps(50):
+        mA1, mC2 = to_mp(A1), to_mp(A2)
+        for i in range(mC2.rows):
+            for j in range(mC2.cols):
+                mC2[i, j] *= mp.sqrt(mp.mpf(float(wd[i])))
+        exact = linalg.kron(mA1.T * mA1, mC2.T * mC2)
+        uv = mp.fsum(mp.fsum(abs(v) for v in mA1.column(a)) ** 2 for a in range(d)) * \
+            mp.fsum(mp.fsum(abs(v) for v in mC2.column(b)) ** 2 for b in range(d))
+        dist = linalg.norm2(to_mp(M) - exact)
+        tol = uv / mp.sqrt(m * mp.mpf(_GRAM_DELTA)) + 16 * (m + d * d) * U * uv
+        return within(dist, tol, f"‖M̃ − M‖_F = {mp.nstr(dist, 3)}, Chebyshev bound at δ = {_GRAM_DELTA}: "
+                                 f"{mp.nstr(tol, 3)} (m = {m}, ‖M‖_F = {mp.nstr(linalg.norm2(exact), 3)})")
 
 
 def _grad_scale(A1, A2, A3, B, w, X, Y):
