@@ -47,7 +47,6 @@ from .engine import FALSE_ALARM, binomial_threshold
 from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
 from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
-from .toolkit.claims import named_instance
 
 __all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
            "summary_table"]
