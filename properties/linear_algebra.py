@@ -13,7 +13,8 @@ Tolerance rules (u = 2⁻⁵³, the float64 unit roundoff; N = max(n, d)):
   while their normal-equation residual is still small — so both are judged.
 Fixed corners (entries whose squares overflow or underflow, square κ up to 1e12, n = 1, zeros, ties,
 Hadamard columns) are judged after every search; the searches of ``condition_number`` and ``lstsq``
-also mix in :func:`~properties.toolkit.strategies.corner_matrices` with weight 0.3, and all push
+also mix in :func:`~properties.toolkit.strategies.corner_matrices` with weight 0.3, those of
+``spectral_norm`` and ``sigma_min`` the fixed corners and corner matrices with weight 0.1, and all push
 ``target()`` on log10 κ(A) and on the magnitude of A.
 - ``kron``: one rounded product per entry: |ẑ − z| ≤ u·|z| entrywise.
 The exact side is computed by the oracle from the float64 inputs (held exactly).
@@ -49,12 +50,15 @@ _FULL_RANK_CORNERS = ("square ill-conditioned", "n = 1", "huge", "tiny", "hadama
 
 
 def _matrices():
-    """General and tall conditioned matrices for the singular values.  Their corners (squares past
-    overflow and underflow, κ = 1e12, ...) are the fixed :func:`_corners`, judged after the search and
-    not mixed in: mixing a corner branch here makes the shrinker stop at witnesses such as
-    diag(1, 0.001) instead of two unit entries (tests/meta/test_validator.py)."""
-    return st.one_of(matrices(dims(1, 5), dims(1, 5)), conditioned_matrices(dims(1, 5), st.just(1)),
-                     dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n))))
+    """General and tall conditioned matrices for the singular values, mixed with weight 0.1 with their
+    corners (:func:`_corners` and drawn corner matrices: squares past overflow and underflow, κ up to 1e12,
+    one row, Hadamard columns).  The weight is small and the corner branch is the top of the selector, so
+    a failure of the plain branch still shrinks to its minimal witness (two unit entries for a Frobenius
+    norm taken for the spectral one, tests/meta/test_validator.py)."""
+    plain = st.one_of(matrices(dims(1, 5), dims(1, 5)), conditioned_matrices(dims(1, 5), st.just(1)),
+                      dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n))))
+    corners = st.one_of(st.sampled_from(_corners()), corner_matrices(dims(1, 5), dims(1, 5), kinds=_FULL_RANK_CORNERS))
+    return with_corners(plain, corners, weight=0.1)
 
 
 def _square(n: int, log10_cond: float) -> np.ndarray:
