@@ -19,7 +19,7 @@ import numpy as np
 
 from .toolkit.outcome import Outcome
 
-__all__ = ["Adapter", "AdapterSet", "TrialRule", "U", "output", "table", "within"]
+__all__ = ["Adapter", "AdapterSet", "Comparison", "TrialRule", "U", "output", "table", "within"]
 
 U = 2.0**-53
 """The float64 unit roundoff, the unit of every tolerance rule."""
@@ -130,10 +130,22 @@ def output(value, name: str, *, shape: tuple | None = None) -> np.ndarray:
     return arr
 
 
-def within(err, tol, note: str) -> Outcome:
-    """The outcome of a tolerance rule: holds when ``err ≤ tol``; ratio = err/tol."""
+@dataclass(frozen=True)
+class Comparison(Outcome):
+    """The outcome of an adapter's tolerance rule that also states what the module's output was compared
+    with, for a FAIL report a user can act on (issue 25, item 6): ``expected`` is the oracle's value
+    (float64, shaped as the output), ``symbols`` the ((symbol, value), ...) of the rule at this input, e.g.
+    (("m", 710.0), ("n", 1), ("d", 1))."""
+
+    expected: object = None
+    symbols: tuple = ()
+
+
+def within(err, tol, note: str, *, expected=None, symbols=()) -> Outcome:
+    """The outcome of a tolerance rule: holds when ``err ≤ tol``; ratio = err/tol.  ``expected`` and
+    ``symbols`` (optional) are carried to the report (:class:`Comparison`)."""
     ratio = float(err / tol) if tol else (0.0 if err == 0 else float("inf"))
-    return Outcome(bool(err <= tol), ratio, float(err), float(tol), None, note)
+    return Comparison(bool(err <= tol), ratio, float(err), float(tol), None, note, expected, tuple(symbols))
 
 
 def table(adapters, *, markdown: bool = False) -> str:

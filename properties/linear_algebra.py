@@ -112,7 +112,8 @@ def _singular_value_adapter(name, *, doc, value):
             M = to_mp(A)
             true = value(M)
             tol = 16 * max(A.shape) * U * linalg.spectral_norm(M)
-            return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}")
+            return within(abs(got - true), tol, f"got {got!r}, oracle {mp.nstr(true, 17)}", expected=float(true),
+                          symbols=(("n", A.shape[0]), ("d", A.shape[1]), ("‖A‖", linalg.spectral_norm(M))))
 
     compare.__name__ = compare.__qualname__ = f"_{name}"
     ADAPTERS(name, signature=f"{name}(A: (n, d) array) -> float", doc=doc, tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",

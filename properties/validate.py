@@ -32,7 +32,6 @@ import math
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,14 +39,14 @@ from . import engine, profiles
 from .contract import Adapter, within
 from .engine import FALSE_ALARM
 from .errors import AdapterAbort, HypothesisUnmet, TimedOut, UndecidableError, UnusableModule
+from .failure_report import CallLog, FunctionReport
 from .isolation import Worker
 from .ledger import run_claim
-from .ledgerfile import jsonable
 from .registry import adapters, claims, select
 from .toolkit import Outcome
 
-__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "applicable_claims", "check_function", "check_timeout", "claim_verdicts",
-           "declared_options", "open_module", "validate"]
+__all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "applicable_claims", "check_function", "check_timeout",
+           "claim_verdicts", "claims_need", "declared_options", "open_module", "validate"]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
@@ -88,41 +87,7 @@ def _deterministic(name: str, seed_arg: str, fn):
     return call
 
 
-@dataclass
-class FunctionReport:
-    """The verdict on one adapter function: ``passed``, the decided ``examples``, the ``worst``
-    error/tolerance, and on failure the (``shrunk`` or not) ``minimal_input``, the ``outcome`` (None when
-    the call crashed or was aborted) and the one-line ``error``; ``statistics`` counts the statistical
-    checks passed (``Adapter.statistical``); ``output`` holds what the module printed meanwhile (cleaned
-    lines, shown under a FAIL)."""
-
-    name: str
-    passed: bool
-    examples: int
-    worst: float | None
-    minimal_input: object = None
-    outcome: Outcome | None = None
-    error: str = ""
-    shrunk: bool = True
-    timed_out: bool = False
-    statistics: int = 0
-    output: list = field(default_factory=list)
-
-    def lines(self) -> list[str]:
-        """The report's lines, as the command line prints them and the pytest plugin asserts them."""
-        if self.passed:
-            worst = "-" if self.worst is None else f"{self.worst:.3g}"
-            stats = f"; {self.statistics} statistical checks passed" if self.statistics else ""
-            return [f"PASS {self.name:<28} {self.examples:>4} examples, worst error/tolerance {worst}{stats}"]
-        label = "minimal failing input" if self.shrunk else "failing input"
-        detail = self.error or (self.outcome and self.outcome.note) or ""
-        if self.outcome is not None:
-            detail = f"error/tolerance {self.outcome.ratio:.3g}; {detail}"
-        return ([f"FAIL {self.name:<28} {label}: {jsonable(self.minimal_input)}", f"     {detail}"]
-                + [f"     | {line}" for line in self.output])
-
-
-def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
+def _trials(ad: Adapter, inst, call: CallLog, opts, profile: str) -> Outcome:
     """A probabilistic guarantee on one drawn instance (``ad.trials``): the trials with seeds 0 … k−1,
     judged by the engine's binomial rule (at most ``binomial_threshold(k, δ)`` failures; a guarantee
     holding with probability ≥ 1 − δ shows more only with probability ≤ FALSE_ALARM).
@@ -138,13 +103,17 @@ def _trials(ad: Adapter, inst, call, opts, profile: str) -> Outcome:
     raised: list[tuple[int, str]] = []
 
     def trial(s: int) -> Outcome:
+        start = len(call.calls)
         try:
-            return ad.compare(rule.with_seed(inst, s), call, **opts)
+            out = ad.compare(rule.with_seed(inst, s), call, **opts)
         except (HypothesisUnmet, UndecidableError):
             raise
         except Exception as exc:  # noqa: BLE001  (whatever the module raised on this seed: one failed trial)
             raised.append((s, _raised(exc)))
-            return Outcome(False, math.inf, math.nan, math.nan, None, f"raised {raised[-1][1]}")
+            out = Outcome(False, math.inf, math.nan, math.nan, None, f"raised {raised[-1][1]}")
+        if not out.holds:
+            call.trial_failed(s, start, out)
+        return out
 
     rep = engine.trials(trial, trials=rule.trials, delta=delta, profile=profile)
     k, q = rep.examples, rep.threshold
@@ -189,12 +158,12 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
     ``options`` are the module's declared values of ``ad.options`` (e.g. ``SOLVE_TOLERANCE``);
     undeclared ones take their documented defaults.
     """
-    call = fn if ad.seeded is None else _deterministic(ad.name, ad.seeded, fn)
+    call = CallLog(fn if ad.seeded is None else _deterministic(ad.name, ad.seeded, fn))
     opts = {key: (options or {}).get(key, default) for key, default in ad.options}
     if ad.trials is None:
-        check = lambda inst: ad.compare(inst, call, **opts)  # noqa: E731
+        check = call.judged(lambda inst: ad.compare(inst, call, **opts))
     else:
-        check = lambda inst: _trials(ad, inst, call, opts, profile)  # noqa: E731
+        check = call.judged(lambda inst: _trials(ad, inst, call, opts, profile))
     rep = engine.search(ad.strategy(), check, profile=profile, seed=seed, max_examples=ad.max_examples,
                         shrink=ad.trials is None,  # each shrinking candidate would cost another k trials
                         label="error/tolerance", targets=ad.targets,
@@ -205,8 +174,13 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
                               None, rep.problem, shrunk=False)
     if f is None:
         return _statistical(ad, fn, FunctionReport(ad.name, True, rep.examples, rep.worst))
-    return FunctionReport(ad.name, False, rep.examples, rep.worst, f.instance, f.outcome, f.note,
-                          shrunk=f.shrunk, timed_out=f.timed_out)
+    report = FunctionReport(ad.name, False, rep.examples, rep.worst, f.instance, f.outcome, f.note,
+                            shrunk=f.shrunk, timed_out=f.timed_out, adapter=ad)
+    if call.kept is not None and call.kept[0] is f.instance and call.kept[1] and not f.aborted:
+        _, calls, report.trial_seed, report.trial_outcome = call.kept
+        report.call = calls[-1]
+        report.trials = None if ad.trials is None else engine.trial_count(ad.trials.trials, profile)
+    return report
 
 
 def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
@@ -245,6 +219,14 @@ def claim_verdicts(result) -> list[tuple[bool, str]]:
 def declared_options(worker: Worker, ad: Adapter) -> dict:
     """The module's own values of the adapter's options (e.g. ``SOLVE_TOLERANCE``); the others take defaults."""
     return {key: worker.options[key] for key, _ in ad.options if key in worker.options}
+
+
+def claims_need(names) -> list[str]:
+    """The adapter functions that claims need beyond ``names``: those the claims using any of ``names`` also
+    use, or, when no claim uses any of them, every function some claim uses (the CLI's "0 claims apply")."""
+    using = [c for c in claims() if c.uses]
+    near = [c for c in using if set(c.uses) & set(names)] or using
+    return sorted({u for c in near for u in c.uses} - set(names))
 
 
 def applicable_claims(names) -> list:
@@ -412,6 +394,8 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
     applicable = applicable_claims(names) if include_claims else []
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
+    elif include_claims:
+        print(f"0 claims apply (they need: {', '.join(claims_need(names))})", file=stream)
     reports = iter(run.claims(names, [c.id for c in applicable if not hung & set(c.uses)], profile, seed))
     for c in applicable:
         if hung & set(c.uses):

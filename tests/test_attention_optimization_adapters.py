@@ -1,8 +1,8 @@
 """The validator on paper 003's adapters: a planted-bug implementation (a wrong sign in Q, a missing ½)
 fails with a minimal input (d = 1, n ≤ 2, entries 0 or ±1) while its correct function passes."""
 
-import json
 
+from properties.failure_report import read_arguments
 from properties.validate import validate
 
 
@@ -14,7 +14,7 @@ def test_validator_catches_planted_bugs_of_paper_003(capsys):
     for name in ("attention_loss", "attention_grad_x"):
         line = next((ln for ln in out.splitlines() if name in ln and "FAIL" in ln), None)
         assert line is not None, f"{name} must FAIL:\n{out}"
-        minimal = json.loads(line.split("minimal failing input: ", 1)[1])
+        minimal = list(read_arguments(out.split(line, 1)[1].splitlines()[1]).values())
         n = len(minimal[0])
         shapes = [(len(a), len(a[0])) for a in minimal]
         # the loss bug shrinks to n = 1 (B = 1); for grad_x the shrinker zeroes the first rows before it can

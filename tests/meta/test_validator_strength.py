@@ -4,13 +4,13 @@ by a search over the seed), and claims false in general are backed by their repa
 
 import dataclasses
 import importlib
-import json
 
 import numpy as np
 import pytest
 from hypothesis import Phase, settings
 
 from properties import profiles
+from properties.failure_report import read_arguments
 from properties.ledger import run_claim
 from properties.registry import adapters, load_all
 from properties.validate import validate
@@ -25,8 +25,9 @@ def _line(out, *words):
     return next(line for line in out.splitlines() if all(w in line for w in words))
 
 
-def _input(line):
-    return json.loads(line.split("failing input: ")[1])
+def _input(out, line):
+    """The failing call's arguments, printed by name on the line after the FAIL line, in order."""
+    return list(read_arguments(out.split(line, 1)[1].splitlines()[1]).values())
 
 
 def _counterexample(out, module, name, *, matrix=False):
@@ -34,8 +35,8 @@ def _counterexample(out, module, name, *, matrix=False):
     called on it fails the oracle's comparison.  What the validator guarantees is a FAIL with a real
     counterexample, not which one the search reaches (that depends on the BLAS's rounding)."""
     line = _line(out, "FAIL", name)
-    raw = _input(line)
-    inst = np.asarray(raw, dtype=np.float64) if matrix else tuple(np.asarray(v, dtype=np.float64) for v in raw)
+    raw = _input(out, line)
+    inst = np.asarray(raw[0], dtype=np.float64) if matrix else tuple(np.asarray(v, dtype=np.float64) for v in raw)
     try:
         verdict = adapters()[name].compare(inst, getattr(importlib.import_module(module), name))
     except ValueError as exc:  # the contract refuses the output (non-finite, misshapen): a failure too
@@ -98,7 +99,7 @@ def test_a_randomised_solver_failing_more_often_than_delta_fails_by_the_binomial
     code, out = _run("tests.meta.toy.coin_regression", capsys)
     assert code == 1, out
     line = _line(out, "FAIL", "fast_linear_regression")
-    assert len(_input(line)) == 4, f"the reported instance carries no seed (the seed is not searched): {line}"
+    assert out.split(line, 1)[1].splitlines()[1].endswith(", seed = 0…29"), f"the seed is not searched: {out}"
     assert "seeded trials (seeds 0…29) failed" in out and "except with probability 1e-06" in out, out
 
 
