@@ -19,7 +19,7 @@ import numpy as np
 
 from .toolkit.outcome import Outcome
 
-__all__ = ["Adapter", "AdapterSet", "Comparison", "TrialRule", "U", "output", "table", "within"]
+__all__ = ["SYMBOLS", "Adapter", "AdapterSet", "Comparison", "TrialRule", "U", "output", "table", "within"]
 
 U = 2.0**-53
 """The float64 unit roundoff, the unit of every tolerance rule."""
@@ -148,12 +148,82 @@ def within(err, tol, note: str, *, expected=None, symbols=()) -> Outcome:
     return Comparison(bool(err <= tol), ratio, float(err), float(tol), None, note, expected, tuple(symbols))
 
 
+SYMBOLS = (
+    ("u", "the float64 unit roundoff 2⁻⁵³ ≈ 1.11e-16, the unit of every rule"),
+    ("x̂, ẑ, ĝ, Ĝ, Ĥ, L̂, r̂, ŝ, σ̂, κ̂, Ŵ, x̂₊, ẑ', x̂₁, (SM)^",
+     "a hat marks the value the module returned; the same symbol without it is the exact value, computed by the "
+     "oracle from the float64 inputs (held exactly) at 50 digits or more"),
+    ("n, d", "the sizes named in the signature: A: (n, d) has n rows and d columns; the attention_pruning_* X: (n, d) "
+             "holds n tokens of dimension d; kernel_ridge_solve's X: (d, n) holds n points of dimension d"),
+    ("N", "max(n, d) in the rules of fast_linear_regression … odd_powers (Algorithms 1-6); the length of the sign "
+          "vectors in attention_sketch_rows"),
+    ("m", "softmax_*: max_i a_i, the largest bound on |(Ax)_i|; every sketch: its number of rows (the argument m)"),
+    ("a", "softmax_*: a = |A||x|, the entrywise absolute values, so a_i bounds |(Ax)_i| and its rounding error "
+          "is ≤ d·u·a_i"),
+    ("c, C", "softmax_*: c = f − b, f = softmax(Ax); attention_pruning_*: c = f̃(M) − f, the pruned attention "
+          "minus the unpruned one (Def B.4); attention_* (paper 003): C = S·A3·Y − B"),
+    ("f", "softmax_*: f = softmax(Ax); attention_pruning_*: f the attention matrix softmax of XWXᵀ (row-wise, "
+          "causal when asked); a black-box sketch: f is the module's function"),
+    ("L, L_reg, L_tot", "the loss of the adapter's paper (softmax_loss: ½‖f − b‖² + ½‖diag(w)Ax‖², L_reg its "
+                        "second term; attention_* (paper 003): ½‖S·A3·Y − B‖_F² and L_tot with the regulariser; "
+                        "attention_pruning_*: ½‖c‖_F² + λ/2‖M‖_F²)"),
+    ("g, G", "the gradient the adapter returns or uses (∇L); G(x̂) in softmax_solve is defined in its rule"),
+    ("H, H̃", "softmax_* and attention_*: H̃ the approximate Hessian passed to the Newton step (H_tilde); "
+             "attention_* (paper 003) also H = A3·Y"),
+    ("S", "attention_* (paper 003): S = softmax(A1·X·A2ᵀ) row-wise; every sketch: the m × n sketching matrix"),
+    ("Ê", "attention_* (paper 003): the magnitude |C| + |S||H| + |B| of the rounding model (module docstring)"),
+    ("η", "attention_* (paper 003): η = 16(n + d + 4)·u·(1 + ζ), ζ = max(|A1||X||A2|ᵀ), the relative error of a "
+          "float64 softmax entry; attention_pruning_gd_step, _gd_trace, _prune: the step size; least_squares: "
+          "the backward error η(x̂)"),
+    ("η_f, s_max", "attention_pruning_*: η_f = 4(2d + n + 4)·u·(1 + s_max), s_max = max_ij (|X|·|M∘W|·|X|ᵀ)_ij, "
+                   "the forward error of a float64 softmax entry"),
+    ("T, p, L_f, e_t", "attention_pruning_*: T the gradient rule's entrywise tolerance (attention_pruning_gradient), "
+                       "p = f̃∘c − diag((f̃∘c)1)f̃ (Def C.1), L_f the Lipschitz constant of f̃ in M (Thm 5.4's "
+                       "chain), e_t the iterate error after t steps"),
+    ("M, M_bin, L_loc", "attention_pruning_*: M the mask variable of GD (M0 its start), M_bin its binarisation at "
+                        "the fraction ρ = rho, L_loc = λ + λ_max of the Hessian of ½‖c‖_F² at M = 1 (50 digits); "
+                        "sketches: M the matrix sketched"),
+    ("K, λ, λ_min, λ_max", "kernel and Taylor ridge: K the kernel matrix of X's columns, λ = lam the ridge; attention_pruning_*: "
+             "λ = lam the regulariser; λ_min, λ_max: extreme eigenvalues"),
+    ("ε, δ", "the accuracy eps and failure probability delta of a randomised algorithm (arguments); least_squares: "
+             "ε = 16·max(n, d)·u, defined in its rule"),
+    ("OPT", "min_x ‖Ax − b‖₂, the least-squares optimum of the instance (exactly)"),
+    ("κ", "a condition number σ_max/σ_min (κ(H_λ) of SparseGPT's regularised Hessian, κ(SWᵀ) of the "
+          "preconditioned features)"),
+    ("σ, σ_min", "singular values (spectral_norm: σ = σ_max = ‖A‖₂)"),
+    ("γ, γ_p, n_pad", "sketch rules: γ the summation depth allowed per row (defined in each rule), n_pad = "
+                      "2^⌈log₂ n⌉ the padded length of an SRHT"),
+    ("τ, τ_g", "softmax_solve: τ = SOLVE_TOLERANCE (declared by the module, default 1e-8); τ_g the softmax_gradient "
+               "rule's tolerance"),
+    ("k", "attention_pruning_wanda: k = round(ρ·d_in) zeros per column; attention_sketch_rows: k a row index"),
+    ("I_n, W", "I_n the n × n identity; preconditioned_gd_ops: W the feature matrix"),
+    ("z, z*", "kron: z = x ⊗ y; tensor sketches: z = S(x ⊗ y), the exact sketch; attention_solve: z = (vec X, "
+              "vec Y) the variable, z* the minimiser the oracle finds by 50-digit Newton from z0"),
+    ("B", "the black-box sketches (countsketch, srht, osnap, gaussian_sketch): A and B, the two drawn inputs f "
+          "is applied to (and A + B); softmax_hessian: B(x), the middle matrix of ∇²L (spec def.B); "
+          "attention_* (paper 003): the target B (an argument)"),
+    ("E, v", "attention_sketched_gram: E the expectation over the sketch's seed; u ⊗ v a row of the sketched "
+             "features (there u is a vector, not the unit roundoff)"),
+    ("s", "preconditioned_gd: the rows of the SRHT s_bits; osnap: the nonzeros per column (its argument)"),
+    ("i, j, a, b, k, l, s, t", "indices: of an entry (z_i, T_ab, C2[k, b]), of a sum (Σ_s, Σ_a), of a GD step "
+                               "t, of a feature degree l"),
+    ("‖·‖, ‖·‖_F, ‖·‖_max, |·|, ∘, ⊗, Σ",
+     "‖·‖ the 2-norm (spectral for matrices), ‖·‖_F Frobenius, ‖·‖_max the largest entry, |·| entrywise absolute "
+     "value, ∘ entrywise product, ⊗ Kronecker product, Σ a sum over the index written under it"),
+)
+"""The symbols of the tolerance rules, defined for the user (issue 25, item 6): the contract's text
+(:func:`table`, ``python -m properties adapters [--markdown]``) ends with them; a symbol defined in its own
+rule (``ρ = …``) or named in the signature is not repeated here."""
+
+
 def table(adapters, *, markdown: bool = False) -> str:
     """The contract as text (``python -m properties adapters``) or as README's markdown table."""
     if not markdown:
-        return "\n".join(f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}" for ad in adapters)
+        return "\n".join([f"{ad.signature}\n    {ad.doc}\n    tolerance: {ad.tolerance}" for ad in adapters]
+                         + ["", "symbols of the tolerance rules:"] + [f"    {sym}: {text}" for sym, text in SYMBOLS])
     lines = ["| function | what it returns | tolerance rule |", "|---|---|---|"]
     for ad in adapters:
         cells = (f"`{ad.signature}`", ad.doc, ad.tolerance)
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    lines += ["", "Symbols of the tolerance rules:", ""] + [f"- {sym}: {text}" for sym, text in SYMBOLS]
     return "\n".join(lines)

@@ -29,7 +29,7 @@ from .contract import Adapter
 from .ledgerfile import jsonable
 from .toolkit import Outcome
 
-__all__ = ["SMALL", "CallLog", "FunctionReport", "argument_names", "read_arguments"]
+__all__ = ["SMALL", "Call", "CallLog", "FunctionReport", "argument_names", "read_arguments"]
 
 SMALL = 6
 """Arrays with at most SMALL rows and SMALL columns are printed in full under a FAIL."""
