@@ -230,6 +230,10 @@ def main(argv=None) -> int:
         return _validate(argv[1:])
     if argv and argv[0] == "adapters":
         return _adapters(argv[1:])
+    if argv and argv[0] == "certify":
+        from .certify import main as certify
+
+        return certify(argv[1:])
     return _ledger(argv)
 
 

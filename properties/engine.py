@@ -91,10 +91,14 @@ class Report:
     failures: list = field(default_factory=list)
     threshold: int | None = None
     delta: float | None = None
+    worst_instance: Any = None
 
-    def record(self, out: Outcome) -> None:
-        """Count one decided example."""
+    def record(self, out: Outcome, instance: Any = None) -> None:
+        """Count one decided example (``instance``: the example, kept when its ratio is the worst so far,
+        so the certificate of a verified repair can enclose it)."""
         self.examples += 1
+        if self.worst is None or out.ratio > self.worst or (self.worst_instance is None and out.ratio == self.worst):
+            self.worst_instance = instance
         self.worst = out.ratio if self.worst is None else max(self.worst, out.ratio)
         if out.digits is not None:
             self.digits = out.digits if self.digits is None else min(self.digits, out.digits)
@@ -188,7 +192,7 @@ def search(strategy, check: Callable[[Any], Outcome], *, profile: str = profiles
                 raise
             report.failure = Failure(inst, None, f"{type(exc).__name__}: {exc}")
             raise (_Found() if shrink else _Stop()) from exc
-        report.record(out)
+        report.record(out, inst)
         if in_search[0]:
             target(_finite(out.ratio), label=label)
             for name, value in (targets(inst) if targets is not None else {}).items():

@@ -47,6 +47,7 @@ from .engine import FALSE_ALARM, binomial_threshold
 from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
 from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
+from .toolkit.claims import named_instance
 
 __all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
            "summary_table"]
@@ -66,6 +67,9 @@ class Result:
     worst_ratio: float | None = None
     digits: int | None = None
     counterexample: Any = None
+    instance: dict | None = None
+    worst_example: Any = None
+    worst_instance: dict | None = None
     counterexample_source: str | None = None
     counterexample_outcome: dict | None = None
     recheck_dps: int | None = None
@@ -104,6 +108,8 @@ def _search(claim: Claim, profile: str, seed: int, impl, result: Result, shrink:
         result.reason = f"no example was decided ({rep.undecided} undecidable at {8 * start_dps()} digits)"
         return
     result.verdict = "verified"
+    result.worst_example = rep.worst_instance
+    result.worst_instance = named_instance(claim, rep.worst_instance)
     if rep.undecided:
         result.reason = f"{rep.undecided} examples undecidable at {8 * start_dps()} digits were skipped"
 
@@ -113,6 +119,7 @@ def _conclude_counterexample(claim, impl, inst, out, source, result: Result) -> 
     dps = 2 * start_dps()
     result.recheck_dps = dps
     result.counterexample = inst
+    result.instance = named_instance(claim, inst)
     result.counterexample_source = source
     try:
         with at_precision(dps):

@@ -23,7 +23,9 @@ import math
 import os
 import tempfile
 
+import flint
 import numpy as np
+from mpmath import mp
 
 from .toolkit import Outcome
 
@@ -35,10 +37,15 @@ _TEXT, _INT, _NUMBER, _ANY = (str,), (int,), (int, float), None
 ENTRY_FIELDS = {
     "id": _TEXT, "paper": _TEXT, "section": _TEXT, "kind": _TEXT, "mode": _TEXT, "verdict": _TEXT,
     "examples": _INT, "worst_ratio": _NUMBER + (type(None),), "digits": _INT + (type(None),),
-    "counterexample": _ANY, "counterexample_source": _TEXT + (type(None),), "counterexample_outcome": (dict, type(None)),
+    "counterexample": _ANY, "instance": (dict, type(None)), "worst_example": _ANY,
+    "worst_instance": (dict, type(None)), "counterexample_source": _TEXT + (type(None),),
+    "counterexample_outcome": (dict, type(None)),
     "recheck_dps": _INT + (type(None),), "reason": _TEXT, "expected": _TEXT, "seconds": _NUMBER, "statement": _TEXT,
     "extra": (dict,), "repairs": (list,),
 }
+
+#: fields added with the certified errata (issue 22): a ledger written before them reads as if they were null
+OPTIONAL_FIELDS = ("instance", "worst_example", "worst_instance")
 
 
 def _scalar_flag(x: float) -> str:
@@ -59,6 +66,10 @@ def _convert(obj):
         return (f, None) if math.isfinite(f) else (None, _scalar_flag(f))
     if isinstance(obj, Outcome):
         return _convert(dict(obj.__dict__))
+    if isinstance(obj, (flint.fmpq, mp.mpf)):  # an exact statement object shown as its nearest float
+        return _convert(float(obj))
+    if isinstance(obj, (flint.fmpq_mat, mp.matrix)):
+        return _convert(np.array(obj.tolist(), dtype=float))
     if isinstance(obj, dict):
         out, nonfinite = {}, {}
         for k, v in obj.items():
@@ -130,11 +141,11 @@ def _entry_problem(entry) -> str | None:
     """What is wrong with one entry (missing fields, a field of the wrong JSON type), or None."""
     if not isinstance(entry, dict):
         return f"is a {type(entry).__name__}, not an object"
-    missing = [name for name in ENTRY_FIELDS if name not in entry]
+    missing = [name for name in ENTRY_FIELDS if name not in entry and name not in OPTIONAL_FIELDS]
     if missing:
         return "lacks the field" + ("s " if len(missing) > 1 else " ") + ", ".join(repr(m) for m in missing)
     for name, types in ENTRY_FIELDS.items():
-        value = entry[name]
+        value = entry.get(name)
         if types is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
             return f"has {name}={value!r}, which must be of JSON type {' or '.join(t.__name__ for t in types)}"
     return None

@@ -13,7 +13,7 @@ from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm2, ones, stac
 
 from ..toolkit import ClaimSet, facts, worst_pair
 from ..toolkit.strategies import dims, matrices, vectors
-from .strategies import close_pairs, ints, loewner_pairs, problems, vector_pairs, vector_triples
+from .strategies import close_pairs, ints, loewner_pair_objects, loewner_pairs, problems, vector_pairs, vector_triples
 
 __all__ = ["claims"]
 
@@ -79,6 +79,7 @@ claims.inequality(
     hypotheses="U, V symmetric n×n with U ⪯ αV (no other hypothesis survives)", expected="falsified",
     instances=loewner_pairs,
     sides=lambda G, H, t, a: (linalg.spectral_norm(G * G.T * a - H * H.T * t), a * linalg.spectral_norm(G * G.T)),
+    fields=("G", "H", "t", "α"), to_statement=loewner_pair_objects,
     notes="FAILS as stated (spec: U = −2I, V = I, α = 1). The search finds indefinite U = αV − P with "
           "‖U‖ = ‖P‖ − … > α‖V‖; the corrected version (0 ⪯ U, α ≥ 0) holds. Instance (G, H, t, α): "
           "V = GGᵀ, P = t·HHᵀ.")
@@ -95,7 +96,7 @@ def _psd_under(G, H, t, a):
 
 claims.inequality(
     "softmax_regression.fact4.4.p1", "0 ⪯ U ⪯ αV, α ≥ 0 ⇒ ‖U‖ ≤ α‖V‖", hypotheses="U, V symmetric n×n, 0 ⪯ U ⪯ αV",
-    instances=loewner_pairs, sides=_psd_under, repair=True,
+    instances=loewner_pairs, sides=_psd_under, repair=True, fields=("G", "H", "t", "α"),
     notes="The spec's correct version (§4.4): ‖U‖ = λ_max(U) ≤ λ_max(αV) = α‖V‖ since 0 ⪯ U ⪯ αV.")
 
 claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v‖₂", hypotheses="U ∈ R^{m×n}, v ∈ Rⁿ",

@@ -14,6 +14,8 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from oracle.ball import exact, rational_matrix
+
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, scaled_arrays, vectors
 
 __all__ = [
@@ -181,6 +183,13 @@ def loewner_pairs(draw):
     t = draw(st.one_of(scalars(0.5, 10.0), st.just(0.0), scalars(0.0, 1e-3)), label="t")
     a = draw(st.one_of(st.sampled_from([1.0, 0.5, 2.0]), scalars(1e-3, 10.0)), label="alpha")
     return G, H, t, a
+
+
+def loewner_pair_objects(G, H, t, a) -> dict:
+    """The statement's objects of a :func:`loewner_pairs` instance, exactly (rationals): U = αGGᵀ − t·HHᵀ,
+    V = GGᵀ and α."""
+    G, H = rational_matrix(G), rational_matrix(H)
+    return {"U": G * G.transpose() * exact(a) - H * H.transpose() * exact(t), "V": G * G.transpose(), "α": exact(a)}
 
 
 @st.composite

@@ -52,7 +52,7 @@ from oracle import linalg, to_mp
 from .judge import eq, float_outcome, le, loewner, slope
 from .outcome import Outcome
 
-__all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "radius", "to_oracle"]
+__all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "named_instance", "radius", "to_oracle"]
 
 VERDICTS = ("verified", "falsified", "not-applicable", "inconclusive")
 
@@ -93,6 +93,8 @@ class Claim:
     func_name: str = field(default="", compare=False)
     repair: bool = False
     repairs: tuple[Claim, ...] = ()
+    fields: tuple[str, ...] = ()
+    to_statement: Callable[..., dict] | None = None
 
     def __post_init__(self):
         needs = {"search": ("strategy", "check"), "single": ("check",), "statistical": ("trial", "delta"),
@@ -102,6 +104,30 @@ class Claim:
         missing = [f for f in needs[self.mode] if getattr(self, f) is None]
         if missing:
             raise ValueError(f"a {self.mode} claim needs {', '.join(missing)} [{self.id}]")
+        if not (isinstance(self.fields, tuple) and all(isinstance(f, str) and f for f in self.fields)):
+            raise ValueError(f"fields={self.fields!r} must be a tuple of non-empty names [{self.id}]")
+        if len(set(self.fields)) != len(self.fields):
+            raise ValueError(f"fields={self.fields!r} must not repeat a name [{self.id}]")
+
+
+def named_instance(claim: Claim, instance) -> dict | None:
+    """A drawn instance as the statement's objects, by name in the paper's notation (issue 22, item 3).
+
+    ``claim.fields`` names the drawn instance's elements; where the search draws a reparametrisation,
+    ``claim.to_statement(*instance)`` maps it back to the statement's objects (a dict by name).  None
+    for a claim that declares no fields (single and statistical claims draw no instance)."""
+    if instance is None or not (claim.fields or claim.to_statement):
+        return None
+    parts = instance if isinstance(instance, tuple) else (instance,)
+    if claim.to_statement is not None:
+        named = claim.to_statement(*parts)
+        if not isinstance(named, dict):
+            raise ValueError(f"to_statement of {claim.id} must return a dict of the statement's objects")
+        return named
+    if len(parts) != len(claim.fields):
+        raise ValueError(f"claim {claim.id} declares fields {claim.fields} ({len(claim.fields)}) but its "
+                         f"instance has {len(parts)} elements")
+    return dict(zip(claim.fields, parts))
 
 
 def to_oracle(value):
@@ -147,7 +173,7 @@ class ClaimSet:
 
     def _add(self, claim_id, fn, *, statement, hypotheses="", expected="verified", instances=None,
              trial=False, delta=None, trials=50, not_applicable=None, uses=(), examples=(),
-             max_examples=None, notes="", repair=False):
+             max_examples=None, notes="", repair=False, fields=(), to_statement=None):
         row = _CANONICAL.get(claim_id)
         if row is None:
             raise ValueError(f"claim_id={claim_id!r} must be an id of claims.tsv")
@@ -170,7 +196,8 @@ class ClaimSet:
             check=None if trial or not_applicable is not None else fn, trial=fn if trial else None,
             delta=delta, trials=trials, not_applicable=not_applicable, uses=tuple(uses),
             examples=tuple(examples), max_examples=max_examples, notes=notes,
-            func_name=f"{fn.__module__}.{fn.__qualname__}", repair=repair,
+            func_name=f"{fn.__module__}.{fn.__qualname__}", repair=repair, fields=tuple(fields),
+            to_statement=to_statement,
         ))
         return fn
 

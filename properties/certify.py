@@ -1,0 +1,458 @@
+"""Certified errata: each falsified claim proven false by ball arithmetic at its counterexample, and
+each verified repair's worst example proven strictly inside its bound (issue 22).
+
+The search stays in float64/mpmath; this module runs after it, on the few instances the ledger
+recorded.  A paper declares how to certify its claims in ``properties/<paper>/certificates.py``, a
+:class:`Certifiers` named ``CERTIFIERS``::
+
+    CERTIFIERS = Certifiers("softmax_regression")
+
+    @CERTIFIERS.violation("softmax_regression.fact4.4.p1", method="ball evaluation, witness vector")
+    def _(inst, hints):      # inst: the statement's objects, exact (fmpq, fmpq_mat, bool, int, str)
+        ...
+        return Evidence("≤", measured=..., bound=..., what="‖U‖₂ vs α‖V‖₂", premises=[...])
+
+    CERTIFIERS.cannot("attention_pruning.emp.n_growth", reason="...")
+
+The certificate (JSON) holds the claim id and statement, the instance by name both as exact rationals
+and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius), the method, the
+precision in bits, the premises proven and any witness (``hints``).  :func:`check_certificate`
+re-verifies one from its instance alone with python-flint: the certifier is run again at the recorded
+precision with the recorded witness, the violation (or the strict inequality of a repair) must be
+certain, every premise proven, and each recomputed enclosure must overlap the recorded one, so a
+certificate with a moved instance, a changed bound or swapped fields is rejected.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from flint import arb, fmpq, fmpq_mat
+from mpmath import mp
+
+from oracle import ball
+from oracle.precision import UndecidableError
+
+from .toolkit.claims import Claim, named_instance
+
+__all__ = ["BITS", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "check_certificate",
+           "decode_instance", "encode_instance"]
+
+BITS = (64, 128, 256, 512, 1024, 2048, 4096)
+"""The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
+
+RELATIONS = ("≤", "<", "≥", ">", "=")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A premise decided exactly (a rational LDLᵀ, an integer count): ``proven`` is the decision."""
+
+    what: str
+    method: str
+    proven: bool
+
+
+@dataclass
+class Evidence:
+    """Two enclosures and the relation the statement asserts between them (``measured relation bound``).
+
+    ``premises``: the hypotheses of the statement at this instance, each a :class:`Fact` or an
+    :class:`Evidence` that must *hold* (an implication is refuted only with its premise proven);
+    ``hints``: JSON data the proof used (a witness vector as "p/q" strings), handed back to the
+    certifier on re-checking."""
+
+    relation: str
+    measured: arb
+    bound: arb
+    what: str
+    premises: list = field(default_factory=list)
+    hints: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation={self.relation!r} must be one of {RELATIONS}")
+        if not (isinstance(self.measured, arb) and isinstance(self.bound, arb)):
+            raise ValueError("measured and bound must be arb balls")
+
+    def violated(self) -> bool:
+        """Certain that ``measured relation bound`` is false."""
+        m, b = self.measured, self.bound
+        return {"≤": m > b, "<": m >= b, "≥": m < b, ">": m <= b, "=": not m.overlaps(b)}[self.relation]
+
+    def holds(self, strict: bool = False) -> bool:
+        """Certain that ``measured relation bound`` holds (``strict``: with room, measured ≠ bound)."""
+        m, b = self.measured, self.bound
+        if self.relation == "=":
+            return False if strict else bool(m == b)
+        less = self.relation in ("≤", "<")
+        if strict or self.relation in ("<", ">"):
+            return bool(m < b) if less else bool(m > b)
+        return bool(m <= b) if less else bool(m >= b)
+
+
+def _premises_hold(premises) -> bool:
+    return all(p.proven if isinstance(p, Fact) else p.holds() for p in premises)
+
+
+@dataclass(frozen=True)
+class Certifier:
+    claim_id: str
+    target: str  # "violation" (a falsified claim) or "repair" (the worst example of a verified repair)
+    method: str
+    evaluate: Callable | None = None
+    instance: Callable | None = None  # entry -> named instance, for single and statistical claims
+    reason: str = ""  # why it cannot be certified (evaluate is None)
+
+
+class Certifiers:
+    """The certifiers of one paper, by claim id (a decorator per target, as :class:`ClaimSet`)."""
+
+    def __init__(self, paper: str):
+        self.paper = paper
+        self.by_key: dict[tuple[str, str], Certifier] = {}
+
+    def _register(self, claim_id, target, **fields):
+        if not claim_id.startswith(self.paper + "."):
+            raise ValueError(f"claim_id={claim_id!r} must be a claim of paper {self.paper!r}")
+        if (claim_id, target) in self.by_key:
+            raise ValueError(f"claim_id={claim_id!r} has two {target} certifiers")
+        self.by_key[(claim_id, target)] = Certifier(claim_id, target, **fields)
+
+    def violation(self, claim_id: str, *, method: str, instance: Callable | None = None):
+        """Decorator: ``fn(inst, hints) -> Evidence`` whose :meth:`Evidence.violated` proves the claim false."""
+        def register(fn):
+            self._register(claim_id, "violation", method=method, evaluate=fn, instance=instance)
+            return fn
+        return register
+
+    def repair(self, claim_id: str, *, method: str):
+        """Decorator: ``fn(inst, hints) -> Evidence`` holding strictly at the repair's worst example."""
+        def register(fn):
+            self._register(claim_id, "repair", method=method, evaluate=fn)
+            return fn
+        return register
+
+    def cannot(self, claim_id: str, *, reason: str, target: str = "violation"):
+        """Declare that ``claim_id`` cannot be certified, and why (printed in the errata)."""
+        self._register(claim_id, target, method="", reason=reason)
+
+
+def certifiers() -> dict[tuple[str, str], Certifier]:
+    """Every paper's certifiers (``properties.<paper>.certificates.CERTIFIERS``), by (claim id, target)."""
+    from .registry import paper_names
+
+    found: dict[tuple[str, str], Certifier] = {}
+    for name in paper_names():
+        module = f"properties.{name}.certificates"
+        if importlib.util.find_spec(module) is None:
+            continue
+        found.update(importlib.import_module(module).CERTIFIERS.by_key)
+    return found
+
+
+# -- exact instances: encoding and decoding ---------------------------------------------------------
+
+def _rational(x) -> Fraction:
+    if isinstance(x, mp.mpf):
+        if not mp.isfinite(x):
+            raise ValueError(f"value {x!r} must be finite to be certified")
+        man, exp = x.man_exp
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return ball.to_fraction(ball.exact(x))
+
+
+def _hex(q: Fraction) -> str | None:
+    """The float64 hex of q, or None when q is not a float64."""
+    f = float(q)
+    return f.hex() if Fraction(f) == q else None
+
+
+def _encode_value(v) -> dict:
+    if v is None:
+        return {"kind": "none"}
+    if isinstance(v, (bool, np.bool_)):
+        return {"kind": "flag", "value": bool(v)}
+    if isinstance(v, str):
+        return {"kind": "label", "value": v}
+    if isinstance(v, (int, np.integer)):
+        return {"kind": "integer", "value": int(v)}
+    if isinstance(v, (float, np.floating, fmpq, Fraction, mp.mpf)):
+        q = _rational(v)
+        return {"kind": "number", "rational": str(q), "float_hex": _hex(q)}
+    if isinstance(v, mp.matrix):
+        v = [[v[i, j] for j in range(v.cols)] for i in range(v.rows)]
+    if isinstance(v, fmpq_mat):
+        v = [[v[i, j] for j in range(v.ncols())] for i in range(v.nrows())]
+    if isinstance(v, np.ndarray) and v.dtype == bool:
+        return {"kind": "flags", "shape": list(v.shape), "value": v.tolist()}
+    arr = np.asarray(v, dtype=object)
+    if arr.ndim not in (1, 2) or arr.size == 0:
+        raise ValueError(f"value of shape {arr.shape} must be a non-empty vector or matrix to be certified")
+    qs = [_rational(x) for x in arr.ravel()]
+    return {"kind": "vector" if arr.ndim == 1 else "matrix", "shape": list(arr.shape),
+            "rational": [str(q) for q in qs], "float_hex": [_hex(q) for q in qs]}
+
+
+def encode_instance(named: dict) -> dict:
+    """The statement's objects by name, exactly: rationals as "p/q" with their float64 hex (None where
+    a value is not a float64), flags, labels and integers as they are."""
+    return {name: _encode_value(v) for name, v in named.items()}
+
+
+def _decode_value(name: str, e: dict):
+    kind = e.get("kind")
+    if kind == "none":
+        return None
+    if kind in ("flag", "label", "integer", "flags"):
+        return np.array(e["value"], dtype=bool) if kind == "flags" else e["value"]
+    if kind == "number":
+        q = ball.from_fraction(e["rational"])
+        _agree(name, [e["rational"]], [e["float_hex"]])
+        return q
+    if kind in ("vector", "matrix"):
+        shape = e["shape"]
+        rows, cols = (shape[0], 1) if kind == "vector" else shape
+        if len(e["rational"]) != rows * cols:
+            raise ValueError(f"instance field {name!r}: {len(e['rational'])} entries for shape {shape}")
+        _agree(name, e["rational"], e["float_hex"])
+        return fmpq_mat(rows, cols, [ball.from_fraction(t) for t in e["rational"]])
+    raise ValueError(f"instance field {name!r} has unknown kind {kind!r}")
+
+
+def _agree(name, rationals, hexes) -> None:
+    """The two exact forms of a field must name the same numbers (else the certificate was edited)."""
+    for t, h in zip(rationals, hexes):
+        if h is not None and Fraction(float.fromhex(h)) != Fraction(t):
+            raise ValueError(f"instance field {name!r}: rational {t} and float64 {h} differ")
+
+
+def decode_instance(encoded: dict) -> dict:
+    """The exact instance a certifier takes: numbers as ``fmpq``, vectors as n×1 and matrices as
+    ``fmpq_mat``, flags, labels and integers as they are."""
+    return {name: _decode_value(name, e) for name, e in encoded.items()}
+
+
+def _raw(value):
+    """A ledger counterexample (JSON) as the drawn instance: numeric nested lists as float64 arrays."""
+    if isinstance(value, list):
+        flat = np.asarray(value, dtype=object).ravel() if _rectangular(value) else None
+        if flat is not None and flat.size and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                  for x in flat):
+            return np.asarray(value, dtype=float)
+        return tuple(_raw(v) for v in value)
+    return value
+
+
+def _rectangular(value) -> bool:
+    try:
+        arr = np.asarray(value, dtype=object)
+    except ValueError:
+        return False
+    return arr.ndim >= 1 and not any(isinstance(x, list) for x in arr.ravel())
+
+
+def _ball_record(x: arb) -> dict:
+    return {"text": x.str(12, radius=True), "mid": str(ball.midpoint_fraction(x)),
+            "rad": str(ball.radius_fraction(x))}
+
+
+def _ball_from_record(rec: dict) -> arb:
+    return ball.ball(Fraction(rec["mid"]), Fraction(rec["rad"]))
+
+
+# -- certify and check --------------------------------------------------------------------------------
+
+def _evaluate(cert: Certifier, inst: dict, hints: dict | None, bits: int) -> Evidence:
+    with ball.at_bits(bits):
+        ev = cert.evaluate(inst, hints)
+    if not isinstance(ev, Evidence):
+        raise ValueError(f"the certifier of {cert.claim_id} returned {type(ev).__name__}, not Evidence")
+    return ev
+
+
+def _decides(cert: Certifier, ev: Evidence) -> bool:
+    good = ev.violated() if cert.target == "violation" else ev.holds(strict=True)
+    return good and _premises_hold(ev.premises)
+
+
+def _premise_record(p) -> dict:
+    if isinstance(p, Fact):
+        return {"what": p.what, "method": p.method, "proven": p.proven}
+    return {"what": p.what, "relation": p.relation, "measured": _ball_record(p.measured),
+            "bound": _ball_record(p.bound), "proven": p.holds()}
+
+
+def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
+    """The certificate of one ledger entry (a falsified claim, or a verified repair's worst example),
+    or a dict with ``certified: false`` and the reason it could not be certified."""
+    base = {"claim": claim.id, "paper": claim.paper, "section": claim.section, "statement": claim.statement,
+            "target": cert.target, "verdict": entry.get("verdict")}
+    if cert.evaluate is None:
+        return base | {"certified": False, "reason": cert.reason}
+    if cert.instance is not None:
+        named = cert.instance(entry)
+    else:
+        raw = entry.get("counterexample" if cert.target == "violation" else "worst_example")
+        if raw is None:
+            return base | {"certified": False, "reason": "the ledger entry records no instance"}
+        named = named_instance(claim, _raw(raw))
+        if named is None:
+            return base | {"certified": False, "reason": "the claim declares no field names"}
+    encoded = encode_instance(named)
+    inst = decode_instance(encoded)
+    last = "no precision tried"
+    for bits in BITS:
+        try:
+            ev = _evaluate(cert, inst, None, bits)
+        except UndecidableError as exc:
+            last = f"undecided at {bits} bits: {exc}"
+            continue
+        if _decides(cert, ev):
+            return base | {
+                "certified": True, "instance": encoded, "method": cert.method, "bits": bits,
+                "enclosed": ev.what, "relation": ev.relation, "measured": _ball_record(ev.measured),
+                "bound": _ball_record(ev.bound), "premises": [_premise_record(p) for p in ev.premises],
+                "hints": ev.hints}
+        last = (f"at {bits} bits measured {ev.measured.str(8, radius=True)} {ev.relation} bound "
+                f"{ev.bound.str(8, radius=True)} not decided" + ("" if _premises_hold(ev.premises)
+                                                                 else "; a premise not proven"))
+    return base | {"certified": False, "instance": encoded, "reason": f"not decided up to {BITS[-1]} bits ({last})"}
+
+
+def check_certificate(doc: dict, claims: dict[str, Claim], certs: dict) -> str:
+    """Re-verify a certificate from its instance with python-flint alone; return "" when it holds,
+    else the reason it is rejected."""
+    try:
+        cid, target = doc["claim"], doc["target"]
+        claim = claims.get(cid)
+        if claim is None:
+            return f"claim {cid!r} is not a registered claim"
+        if doc["statement"] != claim.statement:
+            return "the statement differs from the registered claim's"
+        cert = certs.get((cid, target))
+        if cert is None or cert.evaluate is None:
+            return f"no {target} certifier for {cid}"
+        if not doc.get("certified"):
+            return "the document is not a certificate (certified: false)"
+        bits = doc["bits"]
+        if bits not in BITS:
+            return f"bits={bits!r} is not one of {BITS}"
+        ev = _evaluate(cert, decode_instance(doc["instance"]), doc.get("hints") or None, bits)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, UndecidableError) as exc:
+        return f"malformed or unverifiable: {type(exc).__name__}: {exc}"
+    if ev.relation != doc["relation"]:
+        return f"relation {ev.relation} recomputed, {doc['relation']} recorded"
+    if not _decides(cert, ev):
+        return ("the recomputed enclosures do not prove it: measured "
+                f"{ev.measured.str(8, radius=True)} {ev.relation} bound {ev.bound.str(8, radius=True)}")
+    for side, value in (("measured", ev.measured), ("bound", ev.bound)):
+        try:
+            with ball.at_bits(bits):
+                recorded = _ball_from_record(doc[side])
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+            return f"recorded {side} malformed: {exc}"
+        if not recorded.overlaps(value):
+            return f"recorded {side} {doc[side].get('text')} disagrees with the recomputed {value.str(8, radius=True)}"
+    return ""
+
+
+# -- the command: python -m properties certify ----------------------------------------------------------
+
+def _targets(entries: list[dict]) -> list[tuple[dict, str]]:
+    """(entry, target) for every falsified claim and every verified repair of the ledger."""
+    out = []
+    for e in entries:
+        if e.get("verdict") == "falsified":
+            out.append((e, "violation"))
+        out.extend((r, "repair") for r in e.get("repairs", []) if r.get("verdict") == "verified")
+    return out
+
+
+def _file_name(claim_id: str, target: str) -> str:
+    return f"{claim_id}.{target}.json"
+
+
+def main(argv) -> int:
+    """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
+    certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
+    import argparse
+    import fnmatch
+    import json
+    import os
+    import sys
+    import time
+
+    from .ledgerfile import read_ledger, write_atomic
+    from .registry import load_all
+
+    p = argparse.ArgumentParser(prog="python -m properties certify", description=(
+        "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
+        "by ball arithmetic at the ledger's instance; or re-check certificates."))
+    p.add_argument("--from", dest="source", metavar="LEDGER.json",
+                   help="the ledger whose counterexamples to certify (default: errata/ledger-ci.json)")
+    p.add_argument("--claims", action="append", metavar="PATTERN", help="glob over claim ids (repeatable)")
+    p.add_argument("--out", default=os.path.join("errata", "certificates"), metavar="DIR",
+                   help="directory of the certificates (default: %(default)s)")
+    p.add_argument("--check", nargs="+", metavar="FILE", help="re-verify these certificates and exit")
+    args = p.parse_args(argv)
+    claims, certs = load_all(), certifiers()
+
+    if args.check:
+        rejected = 0
+        for path in args.check:
+            t0 = time.perf_counter()
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    doc = json.load(fh)
+                why = check_certificate(doc, claims, certs) if isinstance(doc, dict) else "not a JSON object"
+            except (OSError, ValueError) as exc:
+                why = f"cannot read: {exc}"
+            rejected += bool(why)
+            print(f"{'REJECTED' if why else 'ok':8s} {path}  {time.perf_counter() - t0:.2f} s" +
+                  (f"\n         {why}" if why else ""))
+        print(f"{len(args.check) - rejected} of {len(args.check)} certificates verified")
+        return 1 if rejected else 0
+
+    source = args.source or os.path.join("errata", "ledger-ci.json")
+    try:
+        ledger = read_ledger(source)
+    except (OSError, ValueError) as exc:
+        print(f"error: --from {source}: {exc}", file=sys.stderr)
+        return 2
+    todo = [(e, t) for e, t in _targets(ledger["claims"])
+            if not args.claims or any(fnmatch.fnmatchcase(e["id"], pat) for pat in args.claims)]
+    if not todo:
+        print(f"error: no falsified claim or verified repair of {source} matches --claims", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    done = 0
+    t_all = time.perf_counter()
+    for i, (entry, target) in enumerate(todo, 1):
+        t0 = time.perf_counter()
+        cert = certs.get((entry["id"], target))
+        claim = claims[entry["id"]]
+        if target == "repair":
+            claim = next((r for r in claim.repairs if r.statement == entry["statement"]), None) or claim
+        if cert is None:
+            doc = {"claim": entry["id"], "target": target, "statement": entry["statement"], "certified": False,
+                   "reason": "no certifier declared"}
+        else:
+            try:
+                doc = certify_entry(claim, entry, cert)
+            except (ValueError, ArithmeticError) as exc:
+                doc = {"claim": entry["id"], "target": target, "statement": entry["statement"],
+                       "certified": False, "reason": f"error: {type(exc).__name__}: {exc}"}
+        doc["seconds"] = round(time.perf_counter() - t0, 3)
+        write_atomic(os.path.join(args.out, _file_name(entry["id"], target)), doc)
+        done += bool(doc.get("certified"))
+        status = (f"certified ({doc['method']}, {doc['bits']} bits)" if doc.get("certified")
+                  else f"not certified: {doc['reason']}")
+        print(f"[{i:3d}/{len(todo)}] {entry['id']:60s} {target:9s} {status}  {doc['seconds']:.2f} s", flush=True)
+    print(f"{done} of {len(todo)} certified in {time.perf_counter() - t_all:.1f} s; certificates in {args.out}")
+    return 0
