@@ -25,8 +25,14 @@ certificate with a moved instance, a changed bound or swapped fields is rejected
 
 from __future__ import annotations
 
+import argparse
+import fnmatch
 import importlib
 import importlib.util
+import json
+import os
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,10 +44,12 @@ from mpmath import mp
 from oracle import ball
 from oracle.precision import UndecidableError
 
+from .ledgerfile import write_atomic
+from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
 
-__all__ = ["BITS", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "check_certificate",
-           "decode_instance", "encode_instance"]
+__all__ = ["BITS", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "certify_ledger",
+           "check_certificate", "decode_instance", "encode_instance", "main"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
@@ -145,8 +153,6 @@ class Certifiers:
 
 def certifiers() -> dict[tuple[str, str], Certifier]:
     """Every paper's certifiers (``properties.<paper>.certificates.CERTIFIERS``), by (claim id, target)."""
-    from .registry import paper_names
-
     found: dict[tuple[str, str], Certifier] = {}
     for name in paper_names():
         module = f"properties.{name}.certificates"
@@ -378,18 +384,44 @@ def _file_name(claim_id: str, target: str) -> str:
     return f"{claim_id}.{target}.json"
 
 
+def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = None, certs: dict | None = None,
+                   progress=None) -> dict[tuple[str, str], dict]:
+    """Certify every falsified claim and verified repair of the ledger ``entries``; write each certificate
+    (or the reason it could not be made) to ``out_dir/<id>.<target>.json``; return them by (id, target).
+    ``progress(line)`` is called after each (e.g. ``print``)."""
+    claims = load_all() if claims is None else claims
+    certs = certifiers() if certs is None else certs
+    todo = _targets(entries)
+    os.makedirs(out_dir, exist_ok=True)
+    docs = {}
+    for i, (entry, target) in enumerate(todo, 1):
+        t0 = time.perf_counter()
+        claim, cert = claims.get(entry["id"]), certs.get((entry["id"], target))
+        if claim is not None and target == "repair":
+            claim = next((r for r in claim.repairs if r.statement == entry["statement"]), claim)
+        if claim is None or cert is None:
+            doc = {"claim": entry["id"], "target": target, "statement": entry["statement"], "certified": False,
+                   "reason": "no certifier declared" if claim is not None else "not a registered claim"}
+        else:
+            try:
+                doc = certify_entry(claim, entry, cert)
+            except (ValueError, ArithmeticError) as exc:
+                doc = {"claim": entry["id"], "target": target, "statement": entry["statement"],
+                       "certified": False, "reason": f"error: {type(exc).__name__}: {exc}"}
+        doc["seconds"] = round(time.perf_counter() - t0, 3)
+        write_atomic(os.path.join(out_dir, _file_name(entry["id"], target)), doc)
+        docs[(entry["id"], target)] = doc
+        if progress is not None:
+            status = (f"certified ({doc['method']}, {doc['bits']} bits)" if doc.get("certified")
+                      else f"not certified: {doc['reason']}")
+            progress(f"[{i:3d}/{len(todo)}] {entry['id']:58s} {target:9s} {status}  {doc['seconds']:.2f} s")
+    return docs
+
+
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
     certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
-    import argparse
-    import fnmatch
-    import json
-    import os
-    import sys
-    import time
-
-    from .ledgerfile import read_ledger, write_atomic
-    from .registry import load_all
+    from .ledgerfile import read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
         "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
@@ -425,34 +457,13 @@ def main(argv) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: --from {source}: {exc}", file=sys.stderr)
         return 2
-    todo = [(e, t) for e, t in _targets(ledger["claims"])
-            if not args.claims or any(fnmatch.fnmatchcase(e["id"], pat) for pat in args.claims)]
-    if not todo:
+    entries = [e for e in ledger["claims"]
+               if not args.claims or any(fnmatch.fnmatchcase(e["id"], pat) for pat in args.claims)]
+    if not _targets(entries):
         print(f"error: no falsified claim or verified repair of {source} matches --claims", file=sys.stderr)
         return 2
-    os.makedirs(args.out, exist_ok=True)
-    done = 0
     t_all = time.perf_counter()
-    for i, (entry, target) in enumerate(todo, 1):
-        t0 = time.perf_counter()
-        cert = certs.get((entry["id"], target))
-        claim = claims[entry["id"]]
-        if target == "repair":
-            claim = next((r for r in claim.repairs if r.statement == entry["statement"]), None) or claim
-        if cert is None:
-            doc = {"claim": entry["id"], "target": target, "statement": entry["statement"], "certified": False,
-                   "reason": "no certifier declared"}
-        else:
-            try:
-                doc = certify_entry(claim, entry, cert)
-            except (ValueError, ArithmeticError) as exc:
-                doc = {"claim": entry["id"], "target": target, "statement": entry["statement"],
-                       "certified": False, "reason": f"error: {type(exc).__name__}: {exc}"}
-        doc["seconds"] = round(time.perf_counter() - t0, 3)
-        write_atomic(os.path.join(args.out, _file_name(entry["id"], target)), doc)
-        done += bool(doc.get("certified"))
-        status = (f"certified ({doc['method']}, {doc['bits']} bits)" if doc.get("certified")
-                  else f"not certified: {doc['reason']}")
-        print(f"[{i:3d}/{len(todo)}] {entry['id']:60s} {target:9s} {status}  {doc['seconds']:.2f} s", flush=True)
-    print(f"{done} of {len(todo)} certified in {time.perf_counter() - t_all:.1f} s; certificates in {args.out}")
+    docs = certify_ledger(entries, args.out, claims=claims, certs=certs, progress=print)
+    done = sum(bool(d.get("certified")) for d in docs.values())
+    print(f"{done} of {len(docs)} certified in {time.perf_counter() - t_all:.1f} s; certificates in {args.out}")
     return 0
