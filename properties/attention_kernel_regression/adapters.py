@@ -26,7 +26,15 @@ from oracle import linalg, to_mp
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..sketch_statistics import bits_distribution, bits_embedding
 from ..toolkit import Outcome, le
-from ..toolkit.strategies import dims, matrices, vectors, walsh_hadamard_columns, with_corners
+from ..toolkit.strategies import (
+    dims,
+    kappa_corner_matrices,
+    matrices,
+    scalars,
+    vectors,
+    walsh_hadamard_columns,
+    with_corners,
+)
 from .common import fraction, odd_residual_and_opt, power_residual
 from .strategies import alg_instances
 
@@ -277,6 +285,21 @@ def _square_corners():
     return out
 
 
+@st.composite
+def _kappa_regression_instances(draw):
+    """(A, b, ε, δ) with A a κ corner (:data:`~properties.toolkit.strategies.KAPPA_CORNERS`: 1, 1e4, 1e8, 1e12),
+    square half the time (OPT = 0: the rule then asks for a backward-stable residual, which a solver that
+    squares κ misses by about κ), 2 ≤ d ≤ 3, n ≤ 8; ε and δ as :func:`~.strategies.alg_instances` draws them."""
+    d = draw(dims(2, 3), label="d")
+    n = draw(st.one_of(st.just(d), dims(d, 8)), label="n (square half the time)")
+    A = draw(kappa_corner_matrices(n, d), label="A (κ corner)")
+    b = draw(vectors(st.just(n)), label="b")
+    if not b.any():
+        b[0] = 1.0
+    eps = 10.0 ** draw(scalars(-6.0, -1.05), label="log10 eps")
+    return A, b, eps, draw(scalars(0.01, 0.09), label="delta")
+
+
 def _alg_rule(j=False):
     if j:
         return TrialRule(with_seed=lambda inst, s: ((*inst[0], s), inst[1]), delta=lambda inst: inst[0][3],
@@ -291,7 +314,8 @@ def _unseeded(tall_b, kappa_exp):
 @ADAPTERS("fast_linear_regression", signature="fast_linear_regression" + _ALG_SIG.format(b="n", j=""),
           doc="Algorithm 1: x' with ‖Ax' − b‖ ≤ (1+ε)·min_x‖Ax − b‖ (w.p. ≥ 1 − δ)",
           tolerance="‖Ax̂ − b‖ ≤ (1+ε)·OPT + 16·N·u·(‖A‖‖x̂‖ + ‖b‖)",
-          strategy=lambda: _unseeded(True, 1), max_examples=5, seeded="seed", trials=_alg_rule(),
+          strategy=lambda: with_corners(_unseeded(True, 1), _kappa_regression_instances(), weight=0.3), max_examples=5,
+          seeded="seed", trials=_alg_rule(),
           corners=lambda: _alg_corners(True) + _square_corners())
 def _fast_linear_regression(inst, fn):
     A, b, eps, delta, seed = inst

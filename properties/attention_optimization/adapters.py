@@ -122,7 +122,7 @@ def _entrywise(got, exact, tol, what):
 def _accuracy(tol):
     """The absolute accuracy the oracle's derivatives must reach for an entrywise tolerance array: 2^-20 of
     its smallest positive entry (None when every entry is 0: the oracle's own resolution rule then)."""
-    positive = tol[tol > 0]
+    positive = tol[(tol > 0) & np.isfinite(tol)]
     return mp.ldexp(mp.mpf(float(positive.min())), -20) if positive.size else None
 
 
@@ -180,16 +180,18 @@ def _grad_y(inst, fn):
 
 def _hessian_adapter(name, block, what):
     def scale(inst, eta, Habs, E):
+        """The rule's bound, its products taken in mpmath (h² and |A3|² overflow float64 at entries near 1e154,
+        the bound itself does not)."""
         A1, A2, A3 = np.abs(inst[0]), np.abs(inst[1]), np.abs(inst[2])
         n, d = A1.shape
-        h, e = float(Habs.max()), float(E.max())
+        h, e = mp.mpf(float(Habs.max())), mp.mpf(float(E.max()))
         if block == 0:
-            s = float((A1.T @ A1).max()) * float(A2.max()) ** 2 * n ** 2 * d * (4 * h * h + 6 * h * e)
+            s = mp.mpf(float((A1.T @ A1).max())) * mp.mpf(float(A2.max())) ** 2 * n ** 2 * d * (4 * h * h + 6 * h * e)
         elif block == 1:
-            s = float(A1.sum(axis=0).max()) * float(A2.max()) * float(A3.max()) * n ** 2 * 2 * (h + e)
+            s = mp.mpf(float(A1.sum(axis=0).max())) * float(A2.max()) * mp.mpf(float(A3.max())) * n ** 2 * 2 * (h + e)
         else:
-            s = n * float(A3.max()) ** 2
-        return 4 * eta * s
+            s = n * mp.mpf(float(A3.max())) ** 2
+        return float(4 * eta * s)
 
     @ADAPTERS(name, signature=f"{name}{_PROBLEM} -> (d², d²) array",
               doc=f"{what} of L_half in the z = (vec_row X, vec_cols Y) ordering (spec def.H_xx, def.H_xy, def.H_yy)",
@@ -251,7 +253,7 @@ def _sketch_rows(inst, fn):
 
 
 _GRAM_DELTA = 0.1
-_GRAM_TRIALS = 20
+_GRAM_TRIALS = 16
 
 
 def _gram_instances():
@@ -281,7 +283,7 @@ def _gram_corners():
                     f"C2 = diag(wd)^{{1/2}}A2, U = Σ_a ‖A1[:, a]‖₁², V = Σ_b ‖C2[:, b]‖₁², δ = {_GRAM_DELTA} (Chebyshev: "
                     f"the rows of SÂ are m i.i.d. u ⊗ v/√m with E[(u ⊗ v)(u ⊗ v)ᵀ] = M and ‖u‖² ≤ U, ‖v‖² ≤ V); "
                     f"{_GRAM_TRIALS} seeds per instance, judged by the binomial rule at δ",
-          strategy=_gram_instances, seeded="seed", corners=_gram_corners,
+          strategy=_gram_instances, max_examples=10, seeded="seed", corners=_gram_corners,
           trials=TrialRule(with_seed=lambda inst, s: (*inst, s), delta=lambda inst: _GRAM_DELTA, trials=_GRAM_TRIALS))
 def _sketched_gram(inst, fn):
     A1, A2, wd, m, seed = inst

@@ -16,23 +16,24 @@ from properties.validate import check_function
 SEEDS = range(5)
 
 
-def _judge(module: str, name: str, seed: int):
+def _judge(module: str, name: str, seed: int, *, package: str = "tests.meta.planted"):
     """The validator's report on ``name`` of the planted ``module`` (must be a FAIL with an input)."""
     ad = adapters()[name]
-    rep = check_function(ad, getattr(importlib.import_module(f"tests.meta.planted.{module}"), name),
+    rep = check_function(ad, getattr(importlib.import_module(f"{package}.{module}"), name),
                          profile="ci", seed=seed)
     assert not rep.passed and rep.minimal_input is not None, f"{module}.{name} passed on seed {seed}: {rep}"
     return ad, rep
 
 
-def _recheck(ad, inst, module: str, name: str):
+def _recheck(ad, inst, module: str, name: str, *, package: str = "tests.meta.planted"):
     """The input separates: the correct function holds on it, the planted one does not (fresh calls)."""
-    bad = getattr(importlib.import_module(f"tests.meta.planted.{module}"), name)
-    good = ad.compare(inst, getattr(correct, name))
+    bad = getattr(importlib.import_module(f"{package}.{module}"), name)
+    options = dict(ad.options)
+    good = ad.compare(inst, getattr(correct, name), **options)
     assert good.holds, f"the correct {name} fails the reported input {inst!r}: {good.note}"
     try:
-        wrong = ad.compare(inst, bad)
-    except ValueError:  # a non-finite output refused by contract.output
+        wrong = ad.compare(inst, bad, **options)
+    except (ValueError, np.linalg.LinAlgError):  # a non-finite output refused by contract.output, or a breakdown
         return
     assert not wrong.holds, f"the planted {name} holds on the reported input {inst!r}"
 
@@ -86,12 +87,13 @@ def test_a_ridge_solve_exiting_early_fails(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_normal_equations_fail_fast_linear_regression_on_a_square_ill_conditioned_system(seed):
-    """AᵀA x = Aᵀb squares κ: exact on the search's well-conditioned instances, it misses the
-    backward-stable residual a square system (OPT = 0) with κ ≥ 1e3 requires, on most of 30 seeds."""
+def test_normal_equations_fail_fast_linear_regression_on_an_ill_conditioned_system(seed):
+    """AᵀA x = Aᵀb squares κ: exact on the plain search's well-conditioned instances, it misses the
+    backward-stable residual the rule allows on the κ corners mixed into the search (κ = 1e4 … 1e12, square
+    half the time) or on the fixed square corners judged after it (κ ≥ 1e3), on most of 30 seeds."""
     ad, rep = _judge("normal_equations_regression", "fast_linear_regression", seed)
     A = rep.minimal_input[0]
-    assert A.shape[0] == A.shape[1] and np.linalg.cond(A) >= 1e3 * (1 - 1e-6), rep.minimal_input
+    assert np.linalg.cond(A) >= 1e3 * (1 - 1e-6), rep.minimal_input
     assert "seeded trials" in rep.outcome.note, rep.outcome.note
 
 
@@ -102,3 +104,52 @@ def test_the_attention_solve_rule_is_not_zero_at_a_zero_minimiser():
     inst = ((one, one, one, np.zeros((1, 1)), np.array([1.5]), np.array([0.5, 0.5])), 0, 0)
     out = adapters()["attention_solve"].compare(inst, correct.attention_solve)
     assert out.holds and out.bound > 0, out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_newton_solve_through_the_normal_equations_fails_softmax_solve_at_large_kappa(seed):
+    """HᵀH δ = Hᵀg squares κ(∇²L) ≈ κ(A)²: harmless while κ(A) ≤ 1e4 (the plain search), it stalls or breaks
+    down at the κ corners (1e6 … 1e12) mixed into the search and judged after it."""
+    ad, rep = _judge("newton_normal_equations_softmax", "softmax_solve", seed)
+    assert np.linalg.cond(rep.minimal_input[0]) >= 1e4 * (1 - 1e-6), rep.minimal_input
+    _recheck(ad, rep.minimal_input, "newton_normal_equations_softmax", "softmax_solve")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_hessian_jittered_by_the_loss_fails_at_large_targets(seed):
+    """H_yy + 1e-30·L_half·I is exact to 1e-30 on the plain search (entries ≤ 2) and wrong once B ≳ 1e16: the
+    scaled-B branch and the corner B = 1e150 catch it (a zero-tolerance instance, H_yy = 0 exactly, may too)."""
+    ad, rep = _judge("hessian_loss_jitter", "attention_hessian_yy", seed)
+    _recheck(ad, rep.minimal_input, "hessian_loss_jitter", "attention_hessian_yy")
+    one = np.ones((1, 1))
+    _recheck(ad, (one, one, one, np.array([[1e150]]), one, one), "hessian_loss_jitter", "attention_hessian_yy")
+
+
+def _seeded_failures(ad, inst, fn):
+    return sum(not ad.compare(ad.trials.with_seed(inst, s), fn).holds for s in range(ad.trials.trials))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_sketched_gram_with_the_wrong_scaling_fails_over_seeds(seed):
+    """S normalised by 1/m for 1/√m: every single call is symmetric, PSD and zero where it must be, but over
+    the seeds its distance to E[M̃] breaks the Chebyshev bound more often than δ allows (the binomial rule)."""
+    from properties.engine import binomial_threshold
+
+    ad, rep = _judge("gram_wrong_scaling", "attention_sketched_gram", seed)
+    inst = rep.minimal_input
+    assert inst[3] > 1 and "seeded trials" in rep.outcome.note, (inst, rep.outcome)
+    bad = importlib.import_module("tests.meta.planted.gram_wrong_scaling").attention_sketched_gram
+    q = binomial_threshold(ad.trials.trials, ad.trials.delta(inst))
+    assert _seeded_failures(ad, inst, correct.attention_sketched_gram) <= q < _seeded_failures(ad, inst, bad), inst
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", ["spectral_norm", "sigma_min"])
+def test_singular_values_through_squares_fail_on_a_magnitude_or_kappa_corner(name, seed):
+    """σ from the eigenvalues of AᵀA (tests/meta/toy/squared_norms): squares past overflow or underflow, or σ_min
+    of κ ≳ 1e8, which the corners mixed into the search (and judged after it) reach."""
+    ad, rep = _judge("squared_norms", name, seed, package="tests.meta.toy")
+    A = rep.minimal_input
+    top = np.abs(A).max()
+    assert top > 1e150 or top < 1e-150 or np.linalg.cond(A) > 1e7, A
+    _recheck(ad, A, "squared_norms", name, package="tests.meta.toy")

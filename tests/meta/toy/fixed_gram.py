@@ -1,9 +1,9 @@
-"""The deterministic twin of ``random_gram``: ``attention_sketched_gram`` returns 1.5·ÂᵀÂ for every
-seed, which meets the contract's tolerance, so the validator passes it."""
+"""The deterministic twin of ``random_gram``: ``attention_sketched_gram`` returns ÂᵀÂ (the sketch's
+expectation) for every seed, which meets the contract's tolerance, so the validator passes it."""
 
 import numpy as np
 
 
 def attention_sketched_gram(A1, A2, wd, m, seed):
     G = np.kron(A1, np.sqrt(wd)[:, None] * A2)
-    return 1.5 * (G.T @ G)
+    return G.T @ G
