@@ -169,6 +169,9 @@ def _report(argv) -> int:
     p.add_argument("--out", default="report", metavar="DIR", help="directory to write to (default: %(default)s)")
     p.add_argument("--from", dest="source", metavar="LEDGER.json",
                    help="an existing JSON ledger (default: run the ledger now, into DIR/ledger.json)")
+    p.add_argument("--tightness-from", dest="tightness", metavar="LEDGER.json",
+                   help="a deeper ledger (e.g. errata/ledger-deep.json) whose verified bounds make the tightness "
+                        "table and figure (default: the --from ledger)")
     _add_search_options(p, profiles.DEFAULT_PROFILE)
     _add_scheduler_option(p, "the claims (unless --from)")
     args = p.parse_args(argv)
@@ -194,11 +197,21 @@ def _report(argv) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    command = (f"python -m properties report --profile {ledger.get('profile', args.profile)} "
-               f"--seed {ledger.get('seed', args.seed)} --out {args.out}"
+    command = ("python -m properties report" + (f" --from {args.source}" if args.source else
+                                                 f" --profile {ledger.get('profile', args.profile)} "
+                                                 f"--seed {ledger.get('seed', args.seed)}")
+               + (f" --tightness-from {args.tightness}" if args.tightness else "") + f" --out {args.out}"
                + "".join(f" --paper {paper}" for paper in (args.paper or ())))
+    from .certify import certify_ledger
+
     try:
-        written = write_reports(ledger, args.out, papers=papers, command=command)
+        tightness = read_ledger(args.tightness) if args.tightness else None
+        entries = [c for c in ledger["claims"] if c.get("paper") in papers]
+        # the certify step (issue 22, item 5): each falsified claim and verified repair proven in ball arithmetic
+        certificates = certify_ledger(entries, os.path.join(args.out, "certificates"),
+                                      progress=lambda line: print(line, file=sys.stderr))
+        written = write_reports(ledger, args.out, papers=papers, command=command, certificates=certificates,
+                                tightness=tightness, tightness_source=args.tightness or "")
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -49,7 +49,7 @@ from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
 
 __all__ = ["BITS", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "certify_ledger",
-           "check_certificate", "decode_instance", "encode_instance", "main"]
+           "check_certificate", "decode_instance", "encode_instance", "main", "raw_instance"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
@@ -244,14 +244,18 @@ def decode_instance(encoded: dict) -> dict:
     return {name: _decode_value(name, e) for name, e in encoded.items()}
 
 
-def _raw(value):
-    """A ledger counterexample (JSON) as the drawn instance: numeric nested lists as float64 arrays."""
+def raw_instance(value, arity: int | None = None):
+    """A ledger counterexample (JSON) as the drawn instance: a list of ``arity`` elements (the claim's
+    fields) as a tuple of them, and numeric rectangular nested lists as float64 arrays (a JSON list does
+    not say whether it was a tuple or an array: the claim's arity settles the top level)."""
+    if arity is not None and arity > 1 and isinstance(value, list) and len(value) == arity:
+        return tuple(raw_instance(v) for v in value)
     if isinstance(value, list):
         flat = np.asarray(value, dtype=object).ravel() if _rectangular(value) else None
         if flat is not None and flat.size and all(isinstance(x, (int, float)) and not isinstance(x, bool)
                                                   for x in flat):
             return np.asarray(value, dtype=float)
-        return tuple(_raw(v) for v in value)
+        return tuple(raw_instance(v) for v in value)
     return value
 
 
@@ -307,7 +311,7 @@ def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
         raw = entry.get("counterexample" if cert.target == "violation" else "worst_example")
         if raw is None:
             return base | {"certified": False, "reason": "the ledger entry records no instance"}
-        named = named_instance(claim, _raw(raw))
+        named = named_instance(claim, raw_instance(raw, len(claim.fields)))
         if named is None:
             return base | {"certified": False, "reason": "the claim declares no field names"}
     encoded = encode_instance(named)

@@ -30,13 +30,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 from fractions import Fraction
 
 from .registry import canonical_ids, claims, paper, paper_names
 
-__all__ = ["EQUALITY", "LOOSE", "check_matplotlib", "counterexample_text", "readme_status", "repair_status",
-           "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "instance_text",
+           "readme_status", "repair_status", "write_reports"]
 
 EQUALITY = 1e-30
 """A ratio below this is the relative discrepancy of an equality held to the working precision."""
@@ -79,6 +80,39 @@ def counterexample_text(cex) -> str:
     return text
 
 
+def _value_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def instance_text(entry: dict, field: str = "instance") -> str:
+    """The entry's instance in the statement's objects, by name (``X = [[…]], W = […], λ = 1.0,
+    causal = false``; issue 22 item 3), or its unnamed counterexample when the ledger has no names."""
+    named = entry.get(field)
+    if isinstance(named, dict) and named:
+        return ", ".join(f"{k} = {_value_text(v)}" for k, v in named.items() if k != "nonfinite")
+    return counterexample_text(entry.get("counterexample" if field == "instance" else "worst_example"))
+
+
+def _ball_text(rec: dict) -> str:
+    return rec.get("text", "?")
+
+
+def certificate_text(doc: dict | None) -> str:
+    """One line on a certificate: what was proven, how, at what precision, with the enclosures."""
+    if doc is None:
+        return "not certified (no certificate was made: python -m properties certify)"
+    if not doc.get("certified"):
+        return f"not certified: {doc.get('reason', 'no reason recorded')}"
+    proven = "fails" if doc["target"] == "violation" else "holds strictly"
+    premises = "; ".join(f"{p['what']} proven ({p.get('method', 'ball enclosures')})" for p in doc.get("premises", ()))
+    return (f"**certified** ({doc['method']}, {doc['bits']} bits): {doc['enclosed']}: measured ∈ "
+            f"{_ball_text(doc['measured'])}, bound ∈ {_ball_text(doc['bound'])}, so `measured {doc['relation']} bound` "
+            f"{proven}" + (f"; premises: {premises}" if premises else "")
+            + f" (certificates/{doc['claim']}.{doc['target']}.json)")
+
+
 def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
@@ -104,19 +138,26 @@ def _falsified_entry(c: dict) -> list[str]:
         lines.append(f"- Hypotheses: {c['hypotheses']}")
     source = {"search": "found by the Hypothesis search", "explicit": "from an explicit example"}.get(
         c.get("counterexample_source"), str(c.get("counterexample_source")))
-    lines.append(f"- Counterexample ({source}): `{counterexample_text(c.get('counterexample'))}`".replace("\n  ", "`\n  `"))
+    lines.append(f"- Counterexample ({source}): `{instance_text(c)}`".replace("\n  ", "`\n  `"))
     if out:
         digits = f", sign decided with {out['digits']} digits" if out.get("digits") else ""
         lines.append(f"- Measured {_fmt(out.get('measured'))} against bound {_fmt(out.get('bound'))} "
                      f"(ratio {_fmt(out.get('ratio'))}{digits}); re-checked at {c.get('recheck_dps')} digits")
     if c.get("reason"):
         lines.append(f"- Judged: {c['reason']}")
+    certs = c.get("certificates")
+    if certs is not None:
+        lines.append(f"- Certificate: {certificate_text(certs.get('violation'))}")
     if c.get("notes"):
         lines.append(f"- Notes: {c['notes']}")
     lines.append(f"- repair: {repair_status(c)}")
     for r in c.get("repairs") or ():
         lines.append(f"  - {r['statement']} — **{r['verdict']}** on {r['examples']} examples, "
                      f"tightness {_fmt(r.get('worst_ratio'))}" + (f"; {r['reason']}" if r.get("reason") else ""))
+        if r.get("verdict") == "verified" and (r.get("worst_instance") or r.get("worst_example")) is not None:
+            lines.append(f"    - Worst example: `{instance_text(r, 'worst_instance')}`")
+        if certs is not None and r.get("verdict") == "verified":
+            lines.append(f"    - Certificate of the worst example: {certificate_text(certs.get('repair'))}")
         if r.get("notes"):
             lines.append(f"    - Source / derivation: {r['notes']}")
     return lines + [""]
@@ -135,7 +176,8 @@ def repair_status(entry: dict) -> str:
     return next(v for v in verdicts if v != "verified")
 
 
-def _paper_markdown(name: str, entries: list[dict], header: list[str]) -> str:
+def _paper_markdown(name: str, entries: list[dict], header: list[str], tight: list[dict] | None = None,
+                    tight_source: str = "") -> str:
     counts = {}
     for c in entries:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
@@ -158,9 +200,10 @@ def _paper_markdown(name: str, entries: list[dict], header: list[str]) -> str:
     lines += ["## Not applicable and inconclusive", ""]
     lines += [f"- `{c['id']}` ({c['verdict']}): {c['statement']} — {c.get('reason') or 'no reason given'}"
               for c in other] or ["None."]
-    bounds = _bounds(entries)
+    bounds = _bounds(entries if tight is None else tight)
     lines += ["", "## Tightness of the verified bounds", "",
-              "Worst measured/bound over the search (1 = attained; identities excluded).", "",
+              "Worst measured/bound over the search (1 = attained; identities excluded)"
+              + (f", from {tight_source}" if tight_source else "") + ".", "",
               "| claim | section | worst ratio | examples |", "|---|---|---:|---:|"]
     lines += [f"| `{c['id']}` | {c['section']} | {_fmt(c['worst_ratio'])} | {c['examples']} |" for c in bounds]
     loose = [c for c in bounds if c["worst_ratio"] < LOOSE]
@@ -174,13 +217,18 @@ def _bounds(entries):
                    and math.isfinite(c["worst_ratio"])), key=lambda c: c["worst_ratio"])
 
 
+def _natural(text: str) -> tuple:
+    """A sort key reading digit runs as numbers (lem7.2 before lem7.10, Section 9 before Section 10)."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
+
+
 def _figure(name: str, entries: list[dict], path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    bounds = sorted(_bounds(entries), key=lambda c: (c["section"], c["id"]))
+    bounds = sorted(_bounds(entries), key=lambda c: _natural(c["section"]) + _natural(c["id"]))
     fig, ax = plt.subplots(figsize=(8, max(2.5, 0.22 * len(bounds) + 1)))
     if bounds:
         ys = range(len(bounds))
@@ -210,8 +258,30 @@ def check_matplotlib() -> None:
                          "pip install matplotlib (or pip install -e '.[report]')") from None
 
 
-def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "") -> list[str]:
+def _named(claim, entry: dict) -> dict:
+    """The entry with its instances named by the registry's claim when the ledger predates the names."""
+    from .certify import raw_instance
+    from .ledgerfile import jsonable
+    from .toolkit.claims import named_instance
+
+    entry = dict(entry)
+    for raw_field, named_field in (("counterexample", "instance"), ("worst_example", "worst_instance")):
+        raw = entry.get(raw_field)
+        if entry.get(named_field) is None and isinstance(raw, list) and entry.get("mode") == "search":
+            try:
+                entry[named_field] = jsonable(named_instance(claim, raw_instance(raw, len(claim.fields))))
+            except (ValueError, TypeError):  # fields that do not fit the recorded instance: shown unnamed
+                pass
+    return entry
+
+
+def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "", certificates: dict | None = None,
+                  tightness: dict | None = None, tightness_source: str = "") -> list[str]:
     """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths.
+
+    ``certificates``: the certificates by (claim id, target) (:func:`properties.certify.certify_ledger`),
+    shown with each falsified claim and verified repair; ``tightness``: another ledger (a deep run) whose
+    verified bounds make the tightness table, list and figure, named by ``tightness_source``.
     ``ValueError`` before writing anything when matplotlib is missing (:func:`check_matplotlib`)."""
     check_matplotlib()
     registry = {c.id: c for c in claims()}
@@ -222,9 +292,16 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "")
             notes = {r.statement: r.notes for r in known.repairs}
             c = {"hypotheses": known.hypotheses, "notes": known.notes, **c,
                  "repairs": [{"notes": notes.get(r["statement"], ""), **r} for r in c.get("repairs") or ()]}
+            c = _named(known, c)
+        if certificates is not None:
+            c = {**c, "certificates": {t: certificates.get((c["id"], t)) for t in ("violation", "repair")}}
         by_paper.setdefault(c["paper"], []).append(c)
+    tight_by_paper: dict[str, list[dict]] = {}
+    for c in (tightness or {}).get("claims", ()):
+        tight_by_paper.setdefault(c["paper"], []).append(c)
     header = [f"- Commit: {ledger.get('commit') or _commit()}",
-              f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}",
+              f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}"
+              + (f"; tightness from {tightness_source} (profile {tightness.get('profile')})" if tightness else ""),
               f"- Reproduce: `{command or 'python -m properties report'}`"]
     os.makedirs(out_dir, exist_ok=True)
     written = []
@@ -232,9 +309,10 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "")
         entries = by_paper.get(name, [])
         md = os.path.join(out_dir, f"ERRATA-{name}.md")
         with open(md, "w", encoding="utf-8") as fh:
-            fh.write(_paper_markdown(name, entries, header))
+            fh.write(_paper_markdown(name, entries, header, None if tightness is None else tight_by_paper.get(name, []),
+                                     tightness_source and f"{tightness_source} (profile {tightness.get('profile')})"))
         png = os.path.join(out_dir, f"TIGHTNESS-{name}.png")
-        _figure(name, entries, png)
+        _figure(name, entries if tightness is None else tight_by_paper.get(name, []), png)
         written += [md, png]
     return written
 
