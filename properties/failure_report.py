@@ -218,7 +218,8 @@ class FunctionReport:
             lines.append(f"     raised: {self.call.raised}")
         else:
             lines += _side_by_side(self.call.returned, getattr(out, "expected", None))
-        if out is not None and not self.call.raised and math.isfinite(out.bound) and self.outcome is not None:
+        if (out is not None and not self.call.raised and math.isfinite(out.bound) and out.measured > out.bound
+                and self.outcome is not None):  # a verdict without a comparison (measured ≤ bound) has no numbers to show
             symbols = getattr(out, "symbols", ())
             values = f" with {', '.join(f'{s} = {_number(v)}' for s, v in symbols)}" if symbols else ""
             lines.append(f"     error {out.measured:.3g}, tolerance {out.bound:.3g}{values}")
