@@ -22,53 +22,56 @@ claims = ClaimSet("softmax_regression")
 # -- Fact 4.2: vector identities ----------------------------------------------------------------
 
 claims.identity("softmax_regression.fact4.2.p1", "⟨u, v⟩ = ⟨u ∘ v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
-                instances=vector_triples,
+                instances=vector_triples, fields=("u", "v", "w"),
                 sides=lambda u, v, w: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
 
 claims.identity("softmax_regression.fact4.2.p2", "⟨u ∘ v, w⟩ = ⟨u ∘ v ∘ w, 1_n⟩", hypotheses="u, v, w ∈ Rⁿ",
-                instances=vector_triples,
+                instances=vector_triples, fields=("u", "v", "w"),
                 sides=lambda u, v, w: (dot(entrywise(u, v), w), dot(entrywise(entrywise(u, v), w), ones(u.rows))))
 
 facts.entrywise_commutes(claims, "softmax_regression.fact4.2.p3", "u ∘ v = v ∘ u = diag(u) v = diag(v) u",
-                         instances=vector_triples)
+                         instances=vector_triples, fields=("u", "v", "w"))
 
 claims.identity("softmax_regression.fact4.2.p4", "uᵀ(v ∘ w) = vᵀ(u ∘ w) = wᵀ(u ∘ v)", hypotheses="u, v, w ∈ Rⁿ",
-                instances=vector_triples,
+                instances=vector_triples, fields=("u", "v", "w"),
                 sides=lambda u, v, w: (mp.matrix([dot(u, entrywise(v, w))] * 2),
                                        mp.matrix([dot(v, entrywise(u, w)), dot(w, entrywise(u, v))])))
 
 claims.identity("softmax_regression.fact4.2.p5", "uᵀ diag(v) w = vᵀ diag(u) w = uᵀ diag(w) v",
-                hypotheses="u, v, w ∈ Rⁿ", instances=vector_triples,
+                hypotheses="u, v, w ∈ Rⁿ", instances=vector_triples, fields=("u", "v", "w"),
                 sides=lambda u, v, w: (mp.matrix([(u.T * diag(v) * w)[0]] * 2),
                                        mp.matrix([(v.T * diag(u) * w)[0], (u.T * diag(w) * v)[0]])))
 
-facts.diag_product(claims, "softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) v", instances=vector_triples)
+facts.diag_product(claims, "softmax_regression.fact4.2.p6", "diag(u) diag(v) 1_n = diag(u) v", instances=vector_triples,
+                   fields=("u", "v", "w"))
 
 # -- Fact 4.3: norms ----------------------------------------------------------------------------
 
 claims.inequality("softmax_regression.fact4.3.p1", "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂", hypotheses="u, v ∈ Rⁿ",
-                  instances=vector_pairs,
+                  instances=vector_pairs, fields=("u", "v"),
                   sides=lambda u, v: (dot(u, v), norm2(u) * norm2(v)))
 
-facts.entrywise_norm(claims, "softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", instances=vector_pairs)
+facts.entrywise_norm(claims, "softmax_regression.fact4.3.p2", "‖u ∘ v‖₂ ≤ ‖u‖_∞‖v‖₂", instances=vector_pairs,
+                     fields=("u", "v"))
 
-facts.inf_and_two_norms(claims, "softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", instances=vector_pairs)
+facts.inf_and_two_norms(claims, "softmax_regression.fact4.3.p3", "‖u‖_∞ ≤ ‖u‖₂ ≤ √n‖u‖_∞", instances=vector_pairs,
+                        fields=("u", "v"))
 
 claims.inequality("softmax_regression.fact4.3.p4", "‖u‖₂ ≤ ‖u‖₁ ≤ √n‖u‖₂", hypotheses="u ∈ Rⁿ",
-                  instances=vector_pairs,
+                  instances=vector_pairs, fields=("u", "v"),
                   sides=lambda u, _: worst_pair((norm2(u), mp.norm(u, 1)), (mp.norm(u, 1), mp.sqrt(u.rows) * norm2(u))))
 
 claims.inequality("softmax_regression.fact4.3.p5", "‖exp(u)‖_∞ ≤ exp(‖u‖_∞) ≤ exp(‖u‖₂)", hypotheses="u ∈ Rⁿ",
-                  instances=vector_pairs,
+                  instances=vector_pairs, fields=("u", "v"),
                   sides=lambda u, _: worst_pair((max(mp.exp(x) for x in u), mp.exp(mp.norm(u, mp.inf))),
                                                 (mp.exp(mp.norm(u, mp.inf)), mp.exp(norm2(u)))))
 
 claims.identity("softmax_regression.fact4.3.p6", "‖αu‖₂ = |α|‖u‖₂", hypotheses="α ∈ R, u ∈ Rⁿ",
-                instances=lambda: st.tuples(vectors(dims(1, 8)), vectors(st.just(1))),
+                instances=lambda: st.tuples(vectors(dims(1, 8)), vectors(st.just(1))), fields=("u", "α"),
                 sides=lambda u, a: (norm2(u * a[0]), abs(a[0]) * norm2(u)))
 
 claims.inequality("softmax_regression.fact4.3.p7", "‖u − v‖_∞ ≤ 0.01 ⇒ ‖exp(u) − exp(v)‖₂ ≤ ‖exp(u)‖₂ · 2‖u − v‖_∞",
-                  hypotheses="u, v ∈ Rⁿ with ‖u − v‖_∞ ≤ 0.01", instances=close_pairs,
+                  hypotheses="u, v ∈ Rⁿ with ‖u − v‖_∞ ≤ 0.01", instances=close_pairs, fields=("u", "v"),
                   sides=lambda u, v: (norm2(exp_entrywise(u) - exp_entrywise(v)),
                                       norm2(exp_entrywise(u)) * 2 * mp.norm(u - v, mp.inf)))
 
@@ -102,19 +105,24 @@ claims.inequality(
 claims.inequality("softmax_regression.fact4.4.p2", "‖Uv‖₂ ≤ ‖U‖‖v‖₂", hypotheses="U ∈ R^{m×n}, v ∈ Rⁿ",
                   instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                       lambda mn: st.tuples(matrices(st.just(mn[0]), st.just(mn[1])), vectors(st.just(mn[1])))),
-                  sides=lambda U, v: (norm2(U * v), linalg.spectral_norm(U) * norm2(v)))
+                  fields=("U", "v"), sides=lambda U, v: (norm2(U * v), linalg.spectral_norm(U) * norm2(v)))
 
-facts.outer_below_norm(claims, "softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", instances=vector_pairs)
+facts.outer_below_norm(claims, "softmax_regression.fact4.5.p1", "uuᵀ ⪯ ‖u‖₂² I_n", instances=vector_pairs,
+                       fields=("u", "v"))
 
-facts.diag_square_below_norm(claims, "softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", instances=vector_pairs)
+facts.diag_square_below_norm(claims, "softmax_regression.fact4.5.p2", "diag(u∘u) ⪯ ‖u‖₂² I_n", instances=vector_pairs,
+                             fields=("u", "v"))
 
-facts.symmetric_outer_below(claims, "softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", instances=vector_pairs)
+facts.symmetric_outer_below(claims, "softmax_regression.fact4.5.p3", "uvᵀ + vuᵀ ⪯ uuᵀ + vvᵀ", instances=vector_pairs,
+                            fields=("u", "v"))
 
-facts.symmetric_outer_above(claims, "softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", instances=vector_pairs)
+facts.symmetric_outer_above(claims, "softmax_regression.fact4.5.p4", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", instances=vector_pairs,
+                            fields=("u", "v"))
 
 facts.scaled_outer_below(
     claims, "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n",
-    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()))
+    instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
+    fields=("u", "v"))
 
 
 # -- Fact 4.6 and Lemma 4.9: derivatives --------------------------------------------------------
@@ -135,7 +143,7 @@ claims.identity(
     "softmax_regression.fact4.6",
     "derivative rules: chain rule, product rule, d(h⁻¹) = −h⁻²dh, d exp(h) = exp(h)dh",
     hypotheses="h, k: R^d → R differentiable (here h = α(x) = ⟨exp(Ax), 1⟩ > 0, k = ⟨a, x⟩)",
-    instances=lambda: problems(n_hi=5, d_hi=3), sides=_fact4_6_sides,
+    instances=lambda: problems(n_hi=5, d_hi=3), sides=_fact4_6_sides, fields=("A", "b", "w", "x"),
     notes="Display not recovered; the rules are checked on the paper's own h = α(x) and a linear k, "
           "each side's gradient by numerical differentiation.")
 
@@ -149,4 +157,4 @@ def _lem4_9_sides(A, _b, w, x):
 
 claims.identity("softmax_regression.lem4.9", "∇L_reg(x) = AᵀW²Ax; ∇²L_reg(x) = AᵀW²A",
                 hypotheses="A ∈ R^{n×d}, w ∈ Rⁿ, W = diag(w), x ∈ R^d", instances=lambda: problems(d_hi=3),
-                sides=_lem4_9_sides)
+                sides=_lem4_9_sides, fields=("A", "b", "w", "x"))

@@ -16,18 +16,26 @@ from oracle.linalg import diag, dot, entrywise, exp_entrywise, norm2, ones, stac
 from ..toolkit import ClaimSet, eq, le, to_oracle, worst
 from ..toolkit.strategies import dims, matrices, vectors
 from .common import columns, loewner_chain, on_simplex
-from .strategies import derivative_problems, f_instances, fb_pairs, int_b, ints
+from .strategies import ON_SIMPLEX, derivative_problems, f_instances, fb_pairs, int_b, ints
 
 __all__ = ["claims", "lem5_2_basic", "lem5_2_bf_ff", "lem5_2_bf_ff_repair", "lem5_2_diag_f", "lem5_2_diag_ff"]
 
 claims = ClaimSet("softmax_regression")
+
+_PROBLEM = ("A", "b", "w", "x")
+"""The fields of a :func:`~properties.softmax_regression.strategies.problems` draw."""
+
+
+def _without_w(A, b, _w, x) -> dict:
+    """lem5.15.paperB's objects A, b, x (L_exp has no w; the draw's w = 1_n is not part of the statement)."""
+    return {"A": A, "b": b, "x": x}
 
 # -- Lemma 5.2: facts about f = softmax(Ax) --------------------------------------------------------
 
 
 @claims.check("softmax_regression.lem5.2.basic",
               "f(x) ≥ 0, ⟨f(x), 1_n⟩ = 1, ‖f(x)‖₁ = 1, ‖f(x)‖_∞ ≤ ‖f(x)‖₂ ≤ ‖f(x)‖₁ ≤ 1",
-              hypotheses="A ∈ R^{n×d}, x ∈ R^d", instances=f_instances)
+              hypotheses="A ∈ R^{n×d}, x ∈ R^d", instances=f_instances, fields=("A", "x", "b"))
 def lem5_2_basic(inst):
     A, x, _ = to_oracle(inst)
     fv = lambda: S.f(A, x)  # noqa: E731
@@ -59,7 +67,7 @@ def _bf_chain(inst, middle):
 
 
 @claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² ffᵀ ⪯ ‖b‖_∞² I_n",
-              hypotheses=_BF_HYP, expected="falsified", instances=_bf_instances,
+              hypotheses=_BF_HYP, expected="falsified", instances=_bf_instances, **ON_SIMPLEX,
               notes="FAILS in the middle link (spec: f = (½,½), b = (1,0), λ_min = −0.1545); the outer chain "
                     "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² I_n holds (tight).")
 def lem5_2_bf_ff(inst):
@@ -67,7 +75,7 @@ def lem5_2_bf_ff(inst):
 
 
 @claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞²‖f‖₂² I_n ⪯ ‖b‖_∞² I_n",
-              hypotheses=_BF_HYP, repair=True, instances=_bf_instances,
+              hypotheses=_BF_HYP, repair=True, instances=_bf_instances, **ON_SIMPLEX,
               notes="The spec's outer chain (§5.1) with the middle link corrected as fact4.5.p5's repair: "
                     "(b∘f)(b∘f)ᵀ ⪯ ‖b∘f‖₂² I_n ⪯ ‖b‖_∞²‖f‖₂² I_n, and ‖f‖₂ ≤ ‖f‖₁ = 1.")
 def lem5_2_bf_ff_repair(inst):
@@ -75,11 +83,12 @@ def lem5_2_bf_ff_repair(inst):
 
 
 claims.loewner("softmax_regression.lem5.2.diag_bb", "diag(b∘b) ⪯ ‖b‖_∞² I_n", hypotheses="b ∈ Rⁿ",
-               instances=fb_pairs, sides=lambda _, b: (diag(entrywise(b, b)), mp.eye(b.rows) * mp.norm(b, mp.inf) ** 2))
+               instances=fb_pairs, **ON_SIMPLEX,
+               sides=lambda _, b: (diag(entrywise(b, b)), mp.eye(b.rows) * mp.norm(b, mp.inf) ** 2))
 
 
 @claims.check("softmax_regression.lem5.2.diag_f", "0 ⪯ diag(f) ⪯ ‖f‖_∞ I_n ⪯ ‖f‖₂ I_n",
-              hypotheses="f = f(x) on the simplex", instances=fb_pairs)
+              hypotheses="f = f(x) on the simplex", instances=fb_pairs, **ON_SIMPLEX)
 def lem5_2_diag_f(inst):
     p, _ = to_oracle(inst)
     f, eye = lambda: on_simplex(p), mp.eye(p.rows)  # noqa: E731
@@ -88,7 +97,7 @@ def lem5_2_diag_f(inst):
 
 
 @claims.check("softmax_regression.lem5.2.diag_ff", "0 ⪯ diag(f∘f) ⪯ ‖f‖_∞² I_n ⪯ ‖f‖₂ I_n",
-              hypotheses="f = f(x) on the simplex", instances=fb_pairs)
+              hypotheses="f = f(x) on the simplex", instances=fb_pairs, **ON_SIMPLEX)
 def lem5_2_diag_ff(inst):
     p, _ = to_oracle(inst)
     f, eye = lambda: on_simplex(p), mp.eye(p.rows)  # noqa: E731
@@ -104,7 +113,7 @@ def _rewrite_sides(A, x, b):
 
 claims.identity("softmax_regression.lem5.rewrite",
                 "L_exp(x) = 0.5‖α(x)⁻¹exp(Ax) − b‖₂² = 0.5‖f(x) − b‖₂² = 0.5‖c(x)‖₂²",
-                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=f_instances, sides=_rewrite_sides,
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=f_instances, fields=("A", "x", "b"), sides=_rewrite_sides,
                 notes="α⁻¹exp(Ax) formed directly, f by the stable softmax.")
 
 # -- Lemma 5.6: first derivatives -----------------------------------------------------------------
@@ -112,17 +121,17 @@ claims.identity("softmax_regression.lem5.rewrite",
 _AX = "A ∈ R^{n×d}, x ∈ R^d"
 
 claims.identity("softmax_regression.lem5.6.part1", "∂exp(Ax)/∂x_i = exp(Ax)∘A_{*,i}", hypotheses=_AX,
-                instances=derivative_problems,
+                instances=derivative_problems, fields=_PROBLEM,
                 sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: exp_entrywise(A * z), x))),
                                             stack(*[entrywise(exp_entrywise(A * x), a) for a in columns(A)])))
 
 claims.identity("softmax_regression.lem5.6.part2", "∂α(x)/∂x_i = ⟨exp(Ax), A_{*,i}⟩", hypotheses=_AX,
-                instances=derivative_problems,
+                instances=derivative_problems, fields=_PROBLEM,
                 sides=lambda A, _b, _w, x: (derivatives.gradient(lambda z: S.alpha(A, z), x),
                                             mp.matrix([dot(exp_entrywise(A * x), a) for a in columns(A)])))
 
 claims.identity("softmax_regression.lem5.6.part3", "∂α(x)⁻¹/∂x_i = −α(x)⁻¹⟨f(x), A_{*,i}⟩", hypotheses=_AX,
-                instances=derivative_problems,
+                instances=derivative_problems, fields=_PROBLEM,
                 sides=lambda A, _b, _w, x: (derivatives.gradient(lambda z: 1 / S.alpha(A, z), x),
                                             mp.matrix([-dot(S.f(A, x), a) / S.alpha(A, x) for a in columns(A)])))
 
@@ -133,7 +142,7 @@ def _df(f, A):
 
 
 claims.identity("softmax_regression.lem5.6.part4", "∂f(x)/∂x_i = f(x)∘A_{*,i} − ⟨f(x), A_{*,i}⟩f(x)",
-                hypotheses=_AX, instances=derivative_problems,
+                hypotheses=_AX, instances=derivative_problems, fields=_PROBLEM,
                 sides=lambda A, _b, _w, x: (stack(*columns(derivatives.jacobian(lambda z: S.f(A, z), x))),
                                             stack(*_df(S.f(A, x), A))))
 
@@ -147,7 +156,8 @@ def _lem5_6_part5_sides(A, b, _w, x):
 
 claims.identity("softmax_regression.lem5.6.part5",
                 "∂L_exp(x)/∂x_i = ⟨c(x), f(x)∘A_{*,i}⟩ − ⟨c(x), f(x)⟩⟨f(x), A_{*,i}⟩ (= def.g)",
-                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=derivative_problems, sides=_lem5_6_part5_sides,
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d", instances=derivative_problems, fields=_PROBLEM,
+                sides=_lem5_6_part5_sides,
                 notes="Judges the spec's sign of g (def.g) against numerical differentiation of L_exp; the "
                       "adapter softmax_gradient then judges the solver against the numerical gradient too.")
 
@@ -167,11 +177,11 @@ def _lem5_9_sides(A, _b, _w, x):
 
 
 claims.identity("softmax_regression.lem5.9", "∂²exp(Ax)/∂x_i∂x_j = A_{*,i}∘A_{*,j}∘exp(Ax)",
-                hypotheses="A ∈ R^{n×d}, x ∈ R^d (i = j included)", instances=derivative_problems,
+                hypotheses="A ∈ R^{n×d}, x ∈ R^d (i = j included)", instances=derivative_problems, fields=_PROBLEM,
                 sides=_lem5_9_sides, max_examples=15)
 
 claims.identity("softmax_regression.lem5.10", "∂²α(x)/∂x_i∂x_j = ⟨exp(Ax), A_{*,i}∘A_{*,j}⟩", hypotheses=_AX,
-                instances=derivative_problems,
+                instances=derivative_problems, fields=_PROBLEM,
                 sides=lambda A, _b, _w, x: (derivatives.hessian(lambda z: S.alpha(A, z), x),
                                             mp.matrix([[dot(exp_entrywise(A * x), entrywise(ci, cj)) for cj in columns(A)]
                                                        for ci in columns(A)])))
@@ -185,7 +195,7 @@ def _lem5_11_sides(A, _b, _w, x):
 
 claims.identity("softmax_regression.lem5.11",
                 "∂²α(x)⁻¹/∂x_i∂x_j = α⁻¹(2⟨f, A_{*,i}⟩⟨f, A_{*,j}⟩ − ⟨f, A_{*,i}∘A_{*,j}⟩)", hypotheses=_AX,
-                instances=derivative_problems, sides=_lem5_11_sides)
+                instances=derivative_problems, fields=_PROBLEM, sides=_lem5_11_sides)
 
 
 def _d2f(f, ci, cj):
@@ -203,7 +213,7 @@ def _lem5_12_sides(A, _b, _w, x):
 claims.identity("softmax_regression.lem5.12",
                 "∂²f/∂x_i∂x_j = A_{*,i}∘A_{*,j}∘f − ⟨f,A_{*,i}⟩A_{*,j}∘f − ⟨f,A_{*,j}⟩A_{*,i}∘f − "
                 "⟨f, A_{*,i}∘A_{*,j}⟩f + 2⟨f,A_{*,i}⟩⟨f,A_{*,j}⟩f",
-                hypotheses=_AX, instances=derivative_problems, sides=_lem5_12_sides, max_examples=15)
+                hypotheses=_AX, instances=derivative_problems, fields=_PROBLEM, sides=_lem5_12_sides, max_examples=15)
 
 
 def _lem5_13_sides(A, b, _w, x):
@@ -217,7 +227,7 @@ def _lem5_13_sides(A, b, _w, x):
 
 claims.identity("softmax_regression.lem5.13",
                 "∂²L_exp/∂x_i∂x_j = ⟨∂f/∂x_i, ∂f/∂x_j⟩ + ⟨c, ∂²f/∂x_i∂x_j⟩ = A_{*,i}ᵀ B(x) A_{*,j}",
-                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d; B(x) as in def.B", instances=derivative_problems,
+                hypotheses="A ∈ R^{n×d}, b ∈ Rⁿ, x ∈ R^d; B(x) as in def.B", instances=derivative_problems, fields=_PROBLEM,
                 sides=_lem5_13_sides,
                 notes="Judges the spec's B(x) (def.B) as the Hessian kernel against numerical differentiation; "
                       "the paper's own B (lem5.15.paperB) fails.")
@@ -250,6 +260,7 @@ claims.identity("softmax_regression.lem5.14",
                 hypotheses="any vectors f, c ∈ Rⁿ and A ∈ R^{n×d}",
                 instances=lambda: dims(1, 6).flatmap(lambda n: st.tuples(
                     matrices(st.just(n), dims(1, 4)), vectors(st.just(n)), vectors(st.just(n)))),
+                fields=("A", "f", "c"),
                 sides=_lem5_14_sides)
 
 # -- Lemma 5.15 and B(x)1 = 0 ---------------------------------------------------------------------
@@ -274,7 +285,7 @@ def _decomp_sides(p, b):
 claims.identity("softmax_regression.lem5.15.decomp",
                 "B = B_1 + B_2 = B_rank + B_diag with B_1 = diag(f∘f) + rank-≤2, B_2 = diagonal + rank-≤2, "
                 "rank(B_rank) ≤ 2",
-                hypotheses="f on the simplex, b ∈ Rⁿ (b ≥ 0, ‖b‖₁ ≤ 1)", instances=fb_pairs, sides=_decomp_sides)
+                hypotheses="f on the simplex, b ∈ Rⁿ (b ≥ 0, ‖b‖₁ ≤ 1)", instances=fb_pairs, **ON_SIMPLEX, sides=_decomp_sides)
 
 claims.identity(
     "softmax_regression.lem5.15.paperB",
@@ -284,6 +295,7 @@ claims.identity(
     instances=lambda: dims(1, 4).flatmap(lambda n: st.tuples(
         dims(1, 2).flatmap(lambda d: st.tuples(ints((n, d)), ints((d,)))), int_b(n))).map(
         lambda t: (t[0][0] / 2, t[1], np.ones(t[1].size), t[0][1] / 2)),
+    fields=_PROBLEM, to_statement=_without_w,
     sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x), A.T * S.B_paper(S.f(A, x), b) * A),
     notes="FAILS (spec: n = 2, f = (.3,.7), b = (1,0)): the paper's B, built from the eight G-terms, "
           "misses −2(f∘f)fᵀ − 2f(f∘f)ᵀ (+ the b∘f terms' sign); numerical ∇²L_exp disagrees.")
@@ -295,6 +307,7 @@ claims.identity(
     instances=lambda: dims(1, 4).flatmap(lambda n: st.tuples(
         dims(1, 2).flatmap(lambda d: st.tuples(ints((n, d)), ints((d,)))), int_b(n))).map(
         lambda t: (t[0][0] / 2, t[1], np.ones(t[1].size), t[0][1] / 2)),
+    fields=_PROBLEM, to_statement=_without_w,
     sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x),
                                A.T * _b_paper_completed(S.f(A, x), b) * A),
     notes="The spec's correct version (§5.10, lem7.3): the least-squares fit of the ten terms gives "
@@ -302,7 +315,7 @@ claims.identity(
           "2(f∘f)fᵀ − 2f(f∘f)ᵀ (expand −vfᵀ − fvᵀ, v = f∘(2f − b)).")
 
 claims.identity("softmax_regression.prop.B_shift", "B(x)1_n = 0 for all x, b", hypotheses="f on the simplex, b ∈ Rⁿ",
-                instances=fb_pairs,
+                instances=fb_pairs, **ON_SIMPLEX,
                 sides=lambda p, b: (S.B(on_simplex(p), b) * ones(p.rows), mp.matrix(p.rows, 1)),
                 scale=lambda p, b: norm2(S.B(on_simplex(p), b)) * mp.sqrt(p.rows) + 1,
                 notes="scale: ‖B‖·√n, the size of the terms that cancel.")

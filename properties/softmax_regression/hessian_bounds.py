@@ -11,11 +11,14 @@ from oracle.linalg import diag, dot, entrywise
 
 from ..toolkit import ClaimSet, require, to_oracle
 from .common import FB_HYP, loewner_chain, on_simplex
-from .strategies import fb_pairs, strongly_convex
+from .strategies import ON_SIMPLEX, fb_pairs, strongly_convex
 
 __all__ = ["claims"]
 
 claims = ClaimSet("softmax_regression")
+
+_STRONGLY_CONVEX = ("A", "b", "l", "Δw²", "x", "y", "t")
+"""The fields of a :func:`~.strategies.strongly_convex` draw: Δw² is the excess of w_i² over base + l/σ_min(A)²."""
 
 
 def _between(piece, lo, hi):
@@ -29,21 +32,21 @@ def _between(piece, lo, hi):
 
 
 claims.check("softmax_regression.lem6.2.part1", "−2 I_n ⪯ B_rank^1 ⪯ 3 I_n, B_rank^1 = ⟨3f − 2b, f⟩ffᵀ",
-             hypotheses=FB_HYP, instances=fb_pairs, notes="The upper bound is tight at f = e_1, b = 0.")(
+             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The upper bound is tight at f = e_1, b = 0.")(
     _between(S.B_rank1, -2, 3))
 
 claims.check("softmax_regression.lem6.2.part2", "−5 I_n ⪯ B_rank^2 ⪯ 5 I_n, B_rank^2 = −vfᵀ − fvᵀ",
-             hypotheses=FB_HYP, instances=fb_pairs)(_between(S.B_rank2, -5, 5))
+             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)(_between(S.B_rank2, -5, 5))
 
 claims.check("softmax_regression.lem6.2.part3", "−I_n ⪯ B_diag^1 ⪯ I_n, B_diag^1 = −⟨f − b, f⟩diag(f)",
-             hypotheses=FB_HYP, instances=fb_pairs, notes="The lower bound is tight at f = e_1, b = 0.")(
+             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The lower bound is tight at f = e_1, b = 0.")(
     _between(S.B_diag1, -1, 1))
 
 claims.check("softmax_regression.lem6.2.part4", "−(1/8) I_n ⪯ B_diag^2 ⪯ 2 I_n, B_diag^2 = diag((2f − b)∘f)",
-             hypotheses=FB_HYP, instances=fb_pairs)(_between(S.B_diag2, -mp.mpf(1) / 8, 2))
+             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)(_between(S.B_diag2, -mp.mpf(1) / 8, 2))
 
 claims.inequality("softmax_regression.lem6.2.part5", "−4 I_n ⪯ B(x) (reading; the upper bound is not recovered)",
-                  hypotheses="‖b‖₁ ≤ 1, ‖f(x)‖₁ ≤ 1 (f on the simplex), b ≥ 0", instances=fb_pairs,
+                  hypotheses="‖b‖₁ ≤ 1, ‖f(x)‖₁ ≤ 1 (f on the simplex), b ≥ 0", instances=fb_pairs, **ON_SIMPLEX,
                   sides=lambda p, b: (-linalg.eigvalsh(S.B(on_simplex(p), b))[0], mp.mpf(4)),
                   notes="Reading [I] of the spec: the constant 4 is the one lem6.3.part1 uses. True range ≈ "
                         "[−0.2405, 0.3082] (spec), so the ratio is far from tight.")
@@ -58,7 +61,8 @@ def _w_exact(A, l, extra, base):
 
 claims.inequality(
     "softmax_regression.lem6.3.part1", "w_i² ≥ 4 + l/σ_min(A)² ∀i ⇒ ∇²L(x) ⪰ l·I_d for all x",
-    hypotheses="b ≥ 0, ‖b‖₁ ≤ 1, A of full column rank (n ≥ d), l > 0; x arbitrary", instances=strongly_convex,
+    hypotheses="b ≥ 0, ‖b‖₁ ≤ 1, A of full column rank (n ≥ d), l > 0; x arbitrary",
+    instances=strongly_convex, fields=_STRONGLY_CONVEX,
     sides=lambda A, b, l, extra, x, _y, _t: (l, linalg.eigvalsh(S.true_hessian(A, b, _w_exact(A, l, extra, 4), x))[0]),
     max_examples=20,
     notes="∇²L = (numerical ∇²L_exp) + AᵀW²A; ratio = l/λ_min(∇²L) (1 = tight; near 1 when σ_min is "
@@ -75,7 +79,7 @@ def _lem6_3_part2_sides(A, b, l, extra, x, _y, _t):
 claims.inequality(
     "softmax_regression.lem6.3.part2",
     "w_i² ≥ 100 + l/σ_min(A)² ∀i ⇒ (1 − 0.01)AᵀW²A ⪯ ∇²L(x) ⪯ (1 + 0.01)AᵀW²A (reading (b) of the spec)",
-    hypotheses="b ≥ 0, ‖b‖₁ ≤ 1, A of full column rank, l > 0; x arbitrary", instances=strongly_convex,
+    hypotheses="b ≥ 0, ‖b‖₁ ≤ 1, A of full column rank, l > 0; x arbitrary", instances=strongly_convex, fields=_STRONGLY_CONVEX,
     sides=_lem6_3_part2_sides, max_examples=20,
     notes="AMBIGUOUS in the spec (conclusion not recovered). Reading (b) — the Hessian is within 1% of "
           "AᵀW²A — is judged here (measured: max |generalized eigenvalue of (∇²L_exp, AᵀW²A)| vs 0.01; "
@@ -98,6 +102,6 @@ def _convex_scale(A, b, l, extra, x, y, _t):
 claims.inequality(
     "softmax_regression.lem6.3.convex", "∇²L ≻ 0, so L is convex (strongly, with modulus l)",
     hypotheses="as lem6.3.part1: w_i² ≥ 4 + l/σ_min(A)², b ≥ 0, ‖b‖₁ ≤ 1, A full column rank",
-    instances=strongly_convex, sides=_convex_sides, scale=_convex_scale, max_examples=20,
+    instances=strongly_convex, fields=_STRONGLY_CONVEX, sides=_convex_sides, scale=_convex_scale, max_examples=20,
     notes="Judged on L itself, not on its Hessian: L(tx + (1−t)y) ≤ tL(x) + (1−t)L(y) − "
           "(l/2)t(1−t)‖x − y‖².")

@@ -17,11 +17,14 @@ from oracle.linalg import exp_entrywise, norm2
 
 from ..toolkit import ClaimSet, radius
 from .common import grad_exp, on_simplex
-from .strategies import lipschitz_instances, simplex_pairs
+from .strategies import lipschitz_instances, simplex_pair_objects, simplex_pairs
 
 __all__ = ["claims"]
 
 claims = ClaimSet("softmax_regression")
+
+_PAIR = ("A", "b", "x", "y")
+"""The fields of a :func:`~.strategies.lipschitz_instances` draw."""
 
 _LIP_HYP = "‖A‖ ≤ R, ‖x‖₂ ≤ R, ‖y‖₂ ≤ R, α(x) ≥ β, α(y) ≥ β, b ≥ 0_n, ‖b‖₁ ≤ 1"
 
@@ -38,7 +41,7 @@ def _Rf(A, x, y):
 # -- Lemma 7.2 and Lemma 5.8: exp(Ax), α, f, c and the gradient -------------------------------------
 
 claims.inequality("softmax_regression.lem7.2.part0", "‖exp(Ax)‖₂ ≤ √n exp(R²)", hypotheses=_LIP_HYP,
-                  instances=lipschitz_instances,
+                  instances=lipschitz_instances, fields=_PAIR,
                   sides=lambda A, _b, x, y: (norm2(exp_entrywise(A * x)), mp.sqrt(A.rows) * mp.exp(radius(A, x, y) ** 2)))
 
 
@@ -48,11 +51,11 @@ def _c_part1(A, _b, x, y):
 
 
 claims.lipschitz("softmax_regression.lem7.2.part1", "‖exp(Ax) − exp(Ay)‖₂ ≤ 2√n R exp(R²) ‖x − y‖₂",
-                 hypotheses=_LIP_HYP, instances=lipschitz_instances, value=lambda A, _b, z: exp_entrywise(A * z),
+                 hypotheses=_LIP_HYP, instances=lipschitz_instances, fields=_PAIR, value=lambda A, _b, z: exp_entrywise(A * z),
                  constant=_c_part1)
 
 claims.inequality("softmax_regression.lem7.2.part2", "|α(x) − α(y)| ≤ √n ‖exp(Ax) − exp(Ay)‖₂",
-                  hypotheses=_LIP_HYP, instances=lipschitz_instances,
+                  hypotheses=_LIP_HYP, instances=lipschitz_instances, fields=_PAIR,
                   sides=lambda A, _b, x, y: (abs(S.alpha(A, x) - S.alpha(A, y)),
                                              mp.sqrt(A.rows) * norm2(exp_entrywise(A * x) - exp_entrywise(A * y))))
 
@@ -63,18 +66,18 @@ def _part3_sides(A, _b, x, y):
 
 
 claims.inequality("softmax_regression.lem7.2.part3", "|α(x)⁻¹ − α(y)⁻¹| ≤ β⁻² |α(x) − α(y)|",
-                  hypotheses=_LIP_HYP, instances=lipschitz_instances, sides=_part3_sides)
+                  hypotheses=_LIP_HYP, instances=lipschitz_instances, fields=_PAIR, sides=_part3_sides)
 
 claims.lipschitz("softmax_regression.lem7.2.part4", "‖f(x) − f(y)‖₂ ≤ R_f ‖x − y‖₂, R_f = β⁻² n^{1.5} exp(3R²)",
-                 hypotheses=_LIP_HYP, instances=lipschitz_instances, value=lambda A, _b, z: S.f(A, z),
+                 hypotheses=_LIP_HYP, instances=lipschitz_instances, fields=_PAIR, value=lambda A, _b, z: S.f(A, z),
                  constant=lambda A, _b, x, y: _Rf(A, x, y))
 
 claims.lipschitz("softmax_regression.lem7.2.part5", "‖c(x) − c(y)‖₂ ≤ R_f ‖x − y‖₂", hypotheses=_LIP_HYP,
-                 instances=lipschitz_instances, value=lambda A, b, z: S.c(A, b, z),
+                 instances=lipschitz_instances, fields=_PAIR, value=lambda A, b, z: S.c(A, b, z),
                  constant=lambda A, _b, x, y: _Rf(A, x, y))
 
 claims.lipschitz("softmax_regression.lem7.2.part6", "‖g(x) − g(y)‖₂ ≤ 16 R R_f ‖x − y‖₂ (g = ∇L_exp)",
-                 hypotheses=_LIP_HYP, instances=lipschitz_instances, value=grad_exp,
+                 hypotheses=_LIP_HYP, instances=lipschitz_instances, fields=_PAIR, value=grad_exp,
                  constant=lambda A, _b, x, y: S.lem726_bound(radius(A, x, y), _Rf(A, x, y)))
 
 
@@ -87,7 +90,7 @@ def _c_lem5_8(A, b, x, y):
 claims.lipschitz("softmax_regression.lem5.8", "‖g(x) − g(y)‖₂ ≤ (3R_∞ + 2) R R_f ‖x − y‖₂ (reading; g = ∇L_exp)",
                  hypotheses=_LIP_HYP + "; ‖f(x) − f(y)‖, ‖c(x) − c(y)‖ ≤ R_f‖x − y‖; R_∞ ∈ (0, 2] with "
                                        "‖c(x)‖, ‖c(y)‖ ≤ R_∞",
-                 instances=lipschitz_instances, value=grad_exp, constant=_c_lem5_8,
+                 instances=lipschitz_instances, fields=_PAIR, value=grad_exp, constant=_c_lem5_8,
                  notes="R_∞ = max(‖c(x)‖, ‖c(y)‖) (the tightest admissible; ≤ 2 always), β = min α.")
 
 # -- Lemmas 7.4–7.11: the G-terms of B(x) − B(y) (def.G) -------------------------------------------
@@ -121,7 +124,8 @@ _G_TERM_BOUNDS = (
 for _k, (_claim_id, _definition, _bound, _factor) in enumerate(_G_TERM_BOUNDS):
     claims.inequality(_claim_id,
                       f"{_definition}; ‖G_{_k + 1}‖ ≤ {_bound}‖Δf‖ (Δf = f(x) − f(y))",
-                      hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(_k, _factor))
+                      hypotheses=_SIMPLEX_HYP, instances=simplex_pairs, sides=_g_sides(_k, _factor),
+                      fields=("p", "q", "b"), to_statement=simplex_pair_objects)
 
 # -- Lemmas 7.1, 7.3, 8.9, 8.10 and derived.M22: the Hessian ---------------------------------------
 
@@ -135,7 +139,7 @@ def _lem7_3_sides(A, b, x, y):
 claims.inequality(
     "softmax_regression.lem7.3",
     "‖∇²L(x) − ∇²L(y)‖ ≤ R² Σ_{k=1}^{8} |coef_k| ‖G_k‖, all ‖G_k‖ = O(‖f(x) − f(y)‖)",
-    hypotheses=_LIP_HYP, instances=_hessian_pairs, sides=_lem7_3_sides, max_examples=20,
+    hypotheses=_LIP_HYP, instances=_hessian_pairs, fields=_PAIR, sides=_lem7_3_sides, max_examples=20,
     notes="coef = (3, 2, 1, 1, 1, 1, 1, 1) from the true decomposition B(x) − B(y) = 3G_1 − 2G_2 − G_3 + "
           "G_4 + … + G_8 − 2G_9 − 2G_10 (def.G). The paper's 8-term decomposition is incomplete "
           "(G_9, G_10 missing; lem5.15.paperB), yet the bound with the measured ‖G_1‖ … ‖G_8‖ still "
@@ -143,7 +147,7 @@ claims.inequality(
           "with all 10 terms it is the triangle inequality. Left side from numerical Hessians.")
 
 claims.lipschitz("softmax_regression.lem7.1", "‖∇²L(x) − ∇²L(y)‖ ≤ β⁻² n^{1.5} exp(20R²) ‖x − y‖₂",
-                 hypotheses=_LIP_HYP, instances=_hessian_pairs, value=S.true_hessian_exp,
+                 hypotheses=_LIP_HYP, instances=_hessian_pairs, fields=_PAIR, value=S.true_hessian_exp,
                  constant=lambda A, _b, x, y: S.M_lem71(min(S.alpha(A, x), S.alpha(A, y)), A.rows, radius(A, x, y)),
                  max_examples=20,
                  notes="β = min(α(x), α(y)), R = max(‖A‖, ‖x‖, ‖y‖). Holds but its proof is incomplete "
@@ -151,15 +155,15 @@ claims.lipschitz("softmax_regression.lem7.1", "‖∇²L(x) − ∇²L(y)‖ ≤
 
 claims.lipschitz("softmax_regression.derived.M22", "‖∇²L(x) − ∇²L(y)‖ ≤ 22 R³ ‖x − y‖₂ for all x, y",
                  hypotheses="‖A‖ ≤ R (R = ‖A‖ here), b ≥ 0, ‖b‖₁ ≤ 1; x, y arbitrary",
-                 instances=lambda: lipschitz_instances(n_hi=5, d_hi=3, r_hi=1.0), value=S.true_hessian_exp,
+                 instances=lambda: lipschitz_instances(n_hi=5, d_hi=3, r_hi=1.0), fields=_PAIR, value=S.true_hessian_exp,
                  constant=lambda A, _b, _x, _y: S.M22(linalg.spectral_norm(A)), max_examples=20)
 
 claims.inequality("softmax_regression.lem8.9", "α(x) ≥ β with β = exp(−R²)", hypotheses="‖A‖ ≤ R, ‖x‖₂ ≤ R",
-                  instances=lipschitz_instances,
+                  instances=lipschitz_instances, fields=_PAIR,
                   sides=lambda A, _b, x, _y: (S.beta_paper(radius(A, x)), S.alpha(A, x)),
                   notes="ratio = e^{−R²}/α(x) ≤ 1/n; tight only for n = 1.")
 
 claims.lipschitz("softmax_regression.lem8.10", "M ≤ n^{1.5} exp(22R²) (reading: lem7.1 with β⁻² ≤ e^{2R²})",
-                 hypotheses=_LIP_HYP, instances=_hessian_pairs, value=S.true_hessian_exp,
+                 hypotheses=_LIP_HYP, instances=_hessian_pairs, fields=_PAIR, value=S.true_hessian_exp,
                  constant=lambda A, _b, x, y: S.M_lem810(A.rows, radius(A, x, y)), max_examples=20,
                  notes="Judged as ‖∇²L(x) − ∇²L(y)‖ ≤ n^{1.5}e^{22R²}‖x − y‖ (the exponent constant is a reading).")

@@ -8,11 +8,13 @@ the admissible approximate Hessians H̃ come from the oracle (:class:`NewtonProb
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from hypothesis import strategies as st
 from mpmath import mp
 
-from oracle import linalg, to_float_array, to_mp
+from oracle import derivatives, linalg, to_float_array, to_mp
 from oracle import softmax_regression as S
 from oracle.linalg import diag, entrywise
 
@@ -122,6 +124,47 @@ class NewtonProblem:
         return output(out, "softmax_newton_step", shape=x.shape)
 
 
+def _run_objects(P, x0, T) -> dict:
+    """The statement's objects of T approximate Newton steps from x0 on problem P: A, b, w, l, ε0, x_0 and
+    H̃_0, …, H̃_{T−1} stacked (each formed by :meth:`NewtonProblem.h_tilde` at the iterate x_t, the steps
+    taken in mpmath with the exact gradient and rounded to float64; all objects are float64, exact)."""
+    x, stack = x0, []
+    for _ in range(T):
+        Ht = P.h_tilde(x)
+        stack.append(Ht)
+        with mp.workdps(50):
+            g = derivatives.gradient(lambda z: S.L(to_mp(P.A), to_mp(P.b), to_mp(P.w), z), to_mp(x))
+            x = to_float_array(to_mp(x) - mp.lu_solve(to_mp(Ht), g))
+    # ε0 as the decimal drawn (0.01 is the statement's 1/100, not its float64 neighbour; H̃ keeps a margin of 1%)
+    return {"A": P.A, "b": P.b, "w": P.w, "l": P.l_f, "ε0": Fraction(repr(P.e0)), "x_0": x0, "H̃": np.vstack(stack)}
+
+
+_NEWTON_FIELDS = ("A", "b", "l", "u", "ρ", "H̃ form", "φ", "ε0", "ε/r_0")
+"""The fields of a :func:`~.strategies.newton_instances` draw (u: the direction of x_0 − x*, ρ = M r_0/(0.1l),
+φ = ‖E‖/ε0; "H̃ form": ("general", S) or ("diagonal", None))."""
+
+
+def _step_objects(*inst) -> dict:
+    """lem8.7/lem8.8 at t = 0: the objects of one step from the drawn x_0."""
+    P = NewtonProblem(inst)
+    return _run_objects(P, P.x0, 1)
+
+
+def _accuracy_objects(*inst) -> dict:
+    """thm9.1.accuracy: T = ⌈log₂(r_0/ε)⌉ steps from the drawn x_0, with ε/r_0 and T."""
+    P = NewtonProblem(inst)
+    with mp.workdps(50):
+        T = _T_log2(1 / mp.mpf(P.ratio))
+    return _run_objects(P, P.x0, T) | {"ε/r_0": P.ratio, "T": T}
+
+
+def _accuracy_repair_objects(*inst) -> dict:
+    """thm9.1.accuracy's repair: T steps from the pulled x_0 (:func:`_repaired_start`), with ε/r_0 and T."""
+    P = NewtonProblem(inst)
+    x0, T, _ = _repaired_start(P)
+    return _run_objects(P, x0, T) | {"ε/r_0": P.ratio, "T": T}
+
+
 _NEWTON_HYP = ("L (l, M)-good (def8.1): w_i² ≥ 100 + l/σ_min(A)² (so ∇²L ⪰ lI), M = 22‖A‖³ (derived.M22), "
                "M‖x_0 − x*‖₂ ≤ 0.1l; b ≥ 0, ‖b‖₁ ≤ 1; H̃ an ε0-approximation (def8.4), either general "
                "(H^{1/2}(I + E)H^{1/2}, ‖E‖ ≤ ε0) or of the sparsifier's form AᵀD̃A + Aᵀ B_rank A with "
@@ -155,7 +198,8 @@ def _first_step_check(claim_id, statement, **kwargs):
 
 @_first_step_check("softmax_regression.lem8.7",
                    "r_{t+1} ≤ 2(ε0 + r̄_t/(l − r̄_t))·r_t, r_t = ‖x_t − x*‖₂, r̄_t = M r_t",
-                   conditions="ε0 ∈ (0, 0.1)", expected="falsified",
+                   conditions="ε0 ∈ (0, 0.1)", expected="falsified", fields=_NEWTON_FIELDS,
+                   to_statement=_step_objects,
                    notes="FAILS (spec (ii): n = 6, d = 2, σ_min = 1e-3, ratio 40.9). The Euclidean contraction needs "
                          "a factor √κ(H): an admissible H̃ that couples the stiff and soft directions moves x_{t+1} "
                          "far along the soft one. The step x_t − H̃⁻¹∇L(x_t) is the implementation's (adapter "
@@ -176,7 +220,8 @@ def _h_norm(H, v):
 @_first_step_check("softmax_regression.lem8.7",
                    "in the local norm of H_t = ∇²L(x_t): ‖x_{t+1} − x*‖_{H_t} ≤ [ε0/(1 − ε0) + M r_t/(2(1 − ε0)"
                    "λ_min(H_t))]·‖x_t − x*‖_{H_t}",
-                   conditions="ε0 ∈ (0, 0.1)", repair=True,
+                   conditions="ε0 ∈ (0, 0.1)", repair=True, fields=_NEWTON_FIELDS,
+                   to_statement=_step_objects,
                    notes="The spec's correct version (§8.2, κ-free in the local norm). Derivation: with e = x_t − x*, "
                          "∇L(x_t) = Ge, G = ∫₀¹∇²L(x* + se)ds, ‖H_t − G‖ ≤ Mr_t/2; H_t^{1/2}e' = (I − "
                          "H_t^{1/2}H̃⁻¹H_t^{1/2})H_t^{1/2}e + H_t^{1/2}H̃⁻¹(H_t − G)e, the first factor of norm "
@@ -198,7 +243,7 @@ def lem8_7_repair(P, x1):
                    "ε0 = 0.01, r_i ≤ 0.4 r_{i−1} and M r_i ≤ 0.1 l for i ∈ [t] ⇒ r_{t+1} ≤ 0.4 r_t and "
                    "M r_{t+1} ≤ 0.1 l",
                    conditions="ε0 = 0.01; judged at t = 0 (premises: the good initialisation)", eps0=0.01,
-                   expected="falsified",
+                   expected="falsified", fields=_NEWTON_FIELDS, to_statement=_step_objects,
                    notes="FAILS (spec: r_2/r_1 = 1.0 on the quadratic, and the lem8.7 (ii) softmax instance at t = 0→1). "
                          "This is also the ledger's verdict on the approximate Newton's per-step contraction vs the "
                          "paper's 0.4: with an admissible but adversarial H̃ the contraction factor exceeds 0.4 (by "
@@ -211,7 +256,8 @@ def lem8_8(P, x1):
 @_first_step_check("softmax_regression.lem8.8",
                    "ε0 = 0.01, M r_t ≤ 0.1 l ⇒ ‖x_{t+1} − x*‖_{H_t} ≤ 0.4‖x_t − x*‖_{H_t} (H_t = ∇²L(x_t)) and "
                    "r_{t+1} ≤ 0.4·√κ(H_t)·r_t",
-                   conditions="ε0 = 0.01; judged at t = 0", eps0=0.01, repair=True,
+                   conditions="ε0 = 0.01; judged at t = 0", eps0=0.01, repair=True, fields=_NEWTON_FIELDS,
+                   to_statement=_step_objects,
                    notes="Derived from lem8.7's repair: λ_min(H_t) ≥ l (def8.1) and M r_t ≤ 0.1l give the factor "
                          "0.01/0.99 + 0.1/1.98 ≤ 0.061 ≤ 0.4 in the H_t-norm; the Euclidean radius then obeys "
                          "r_{t+1} ≤ λ_min^{-1/2}‖e'‖_{H_t} ≤ 0.4√κ(H_t)·r_t, so M r_{t+1} ≤ 0.1l is kept only when "
@@ -238,7 +284,8 @@ def _T_log2(ratio):
                conditions="ε0 = 0.01; ε ∈ (0, 0.1); T = ⌈log₂(r_0/ε)⌉ iterations; the sparsifier "
                           "(H̃ of the diagonal form only) meets Lemma 8.5's guarantee with probability 1 "
                           "(a deterministic admissible D̃)",
-               eps0=0.01, accuracy=True, expected="falsified",
+               eps0=0.01, accuracy=True, expected="falsified", fields=_NEWTON_FIELDS,
+               to_statement=_accuracy_objects,
                notes="FAILS (spec (i): r_1 = 16.5ε with T = 1). The theorem's proof uses the sparsifier only "
                      "through its guarantee, so a sparsifier that always meets it (here: D̃ = D∘(1 + ηs), "
                      "def8.4 checked exactly on every H̃_t) is an admissible instantiation for which the "
@@ -284,7 +331,8 @@ def _repaired_start(P):
                conditions="ε0 = 0.01; ε ∈ (0, 0.1); x_0 drawn as for the claim, then pulled "
                           "towards x* until η̄ ≤ 0.2ρ; the sparsifier meets Lemma 8.5's guarantee (a "
                           "deterministic admissible D̃)",
-               eps0=0.01, accuracy=True, repair=True,
+               eps0=0.01, accuracy=True, repair=True, fields=_NEWTON_FIELDS,
+               to_statement=_accuracy_repair_objects,
                notes="Derived here, in the fixed norm of H* (the spec's repair [D, sketch] has T = "
                      "⌈log_{1/q}(√κ(H*)r_0/ε)⌉ too but ignores the change of the local norm). With η_t = "
                      "M r_t/λ_min(H*): (1 − ε0)(1 − η_t)H* ⪯ H̃_t ⪯ (1 + ε0)(1 + η_t)H* (def8.4 and ‖H_t − H*‖ ≤ "
@@ -304,6 +352,7 @@ claims.inequality(
     "softmax_regression.thm9.1.iters", "Algorithm 1 runs T = log(‖x_0 − x*‖₂/ε) iterations",
     hypotheses="r_T ≤ 0.4^T r_0 (the proof's per-step contraction); r_0/ε ≥ 1; reading T = ⌈log₂(r_0/ε)⌉",
     instances=lambda: st.one_of(scalars(0.0, 12.0).map(lambda e: 10.0**e), st.just(100.0), st.just(1e8)),
+    fields=("r_0/ε",),
     sides=lambda ratio: (mp.mpf("0.4") ** (_T_log2(ratio) if ratio > 1 else 0) * ratio, mp.mpf(1)),
     notes="AMBIGUOUS log base. Judged: 0.4^T·(r_0/ε) ≤ 1 with T = ⌈log₂(r_0/ε)⌉ (holds for any base ≤ 2.5). "
           "With the natural log it fails (spec: r_0/ε = 100 gives 0.4⁵·100 = 1.024). Whether the 0.4 "
@@ -313,7 +362,7 @@ claims.inequality(
     "softmax_regression.thm9.1.union",
     "failure probability ≤ δ by a union bound over T iterations (sampler called with δ/T)",
     hypotheses="δ ∈ (0, 0.1), T ≥ 1 iterations, each failing with probability ≤ δ/T",
-    instances=lambda: st.tuples(scalars(1e-12, 0.0999), st.integers(1, 10**6)),
+    instances=lambda: st.tuples(scalars(1e-12, 0.0999), st.integers(1, 10**6)), fields=("δ", "T"),
     sides=lambda delta, T: worst_pair((T * (delta / T), delta), (1 - (1 - delta / T) ** T, delta)),
     notes="Bookkeeping: T·(δ/T) ≤ δ and, for independent iterations, 1 − (1 − δ/T)^T ≤ δ. It does not "
           "rescue thm9.1.accuracy (the per-step contraction fails, not the union bound).")

@@ -19,6 +19,7 @@ from oracle.ball import exact, rational_matrix
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, scaled_arrays, vectors
 
 __all__ = [
+    "ON_SIMPLEX",
     "b_vectors",
     "close_pairs",
     "derivative_problems",
@@ -34,6 +35,8 @@ __all__ = [
     "nonneg",
     "problem_corners",
     "problems",
+    "simplex_objects",
+    "simplex_pair_objects",
     "simplex_pairs",
     "solve_instances",
     "strongly_convex",
@@ -190,6 +193,30 @@ def loewner_pair_objects(G, H, t, a) -> dict:
     V = GGᵀ and α."""
     G, H = rational_matrix(G), rational_matrix(H)
     return {"U": G * G.transpose() * exact(a) - H * H.transpose() * exact(t), "V": G * G.transpose(), "α": exact(a)}
+
+
+def _simplex_point(p):
+    """f = p/Σp exactly (rationals), e_1 when p = 0: common.on_simplex on the exact float64 p."""
+    p = rational_matrix(p)
+    total = sum((p[i, 0] for i in range(p.nrows())), exact(0))
+    if total == 0:
+        return rational_matrix([1.0] + [0.0] * (p.nrows() - 1))
+    return p * (1 / total)
+
+
+def simplex_objects(p, b) -> dict:
+    """The statement's objects of an (p, b) draw (:func:`fb_pairs`), exactly: f = p/Σp and b."""
+    return {"f": _simplex_point(p), "b": rational_matrix(b)}
+
+
+ON_SIMPLEX = {"fields": ("p", "b"), "to_statement": simplex_objects}
+"""The naming options of a claim drawn by :func:`fb_pairs`: the draw is (p, b), the statement's objects f = p/Σp
+and b (:func:`simplex_objects`)."""
+
+
+def simplex_pair_objects(p, q, b) -> dict:
+    """The statement's objects of a :func:`simplex_pairs` draw, exactly: f_x = p/Σp, f_y = q/Σq and b."""
+    return {"f_x": _simplex_point(p), "f_y": _simplex_point(q), "b": rational_matrix(b)}
 
 
 @st.composite
