@@ -287,7 +287,10 @@ def _evaluate(cert: Certifier, inst: dict, hints: dict | None, bits: int) -> Evi
 
 
 def _decides(cert: Certifier, ev: Evidence) -> bool:
-    good = ev.violated() if cert.target == "violation" else ev.holds(strict=True)
+    if cert.target == "violation":
+        good = ev.violated()
+    else:  # a repair holds with room, or with equality proven exactly (both enclosures exact: a tight worst example)
+        good = ev.holds(strict=True) or (ev.holds() and ev.measured.is_exact() and ev.bound.is_exact())
     return good and _premises_hold(ev.premises)
 
 
@@ -343,7 +346,9 @@ def check_certificate(doc: dict, claims: dict[str, Claim], certs: dict) -> str:
         claim = claims.get(cid)
         if claim is None:
             return f"claim {cid!r} is not a registered claim"
-        if doc["statement"] != claim.statement:
+        # a repair's certificate states the repair (one of claim.repairs), a violation's the claim itself
+        stated = [r.statement for r in claim.repairs] if target == "repair" else [claim.statement]
+        if doc["statement"] not in stated:
             return "the statement differs from the registered claim's"
         cert = certs.get((cid, target))
         if cert is None or cert.evaluate is None:
