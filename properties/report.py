@@ -36,8 +36,8 @@ from fractions import Fraction
 
 from .registry import canonical_ids, claims, paper, paper_names
 
-__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "instance_text",
-           "readme_status", "repair_status", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "difference_table",
+           "instance_text", "readme_status", "repair_status", "write_reports"]
 
 EQUALITY = 1e-30
 """A ratio below this is the relative discrepancy of an equality held to the working precision."""
@@ -314,7 +314,52 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
         png = os.path.join(out_dir, f"TIGHTNESS-{name}.png")
         _figure(name, entries if tightness is None else tight_by_paper.get(name, []), png)
         written += [md, png]
+    if tightness is not None:
+        path = os.path.join(out_dir, "DIFFERENCES.md")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(difference_table(ledger, tightness, "the --from ledger", tightness_source or "the deep ledger"))
+        written.append(path)
     return written
+
+
+def _ratio_change(a, b) -> float:
+    """How far apart two worst ratios are, as a factor ≥ 1 (∞ when one is missing or zero and the other not)."""
+    if not all(isinstance(x, (int, float)) and math.isfinite(x) for x in (a, b)):
+        return 1.0 if a == b else math.inf
+    if a == b:
+        return 1.0
+    if a <= 0 or b <= 0:
+        return math.inf
+    return max(a / b, b / a)
+
+
+def difference_table(base: dict, deep: dict, base_name: str, deep_name: str) -> str:
+    """Every difference between two ledgers of the same claims (issue 27, item 3): changed verdicts first,
+    then the claims whose worst ratio moved, by how much, with the examples each run decided."""
+    other = {c["id"]: c for c in deep["claims"]}
+    rows = []
+    for c in base["claims"]:
+        d = other.get(c["id"])
+        if d is None:
+            continue
+        change = _ratio_change(c.get("worst_ratio"), d.get("worst_ratio"))
+        rows.append((c["verdict"] == d["verdict"], -change, c["id"], c, d, change))
+    rows.sort(key=lambda r: r[:3])
+    flipped = [r for r in rows if not r[0]]
+    moved = [r for r in rows if r[0] and r[5] > 1.01]
+    lines = [f"# Differences: {deep_name} (profile {deep.get('profile')}) against {base_name} "
+             f"(profile {base.get('profile')})", "",
+             f"{len(rows)} claims in both; {len(flipped)} changed verdict; {len(moved)} moved their worst ratio "
+             "by more than 1%; the other rows differ only in the examples decided.", "",
+             f"| claim | verdict {base.get('profile')} → {deep.get('profile')} | worst ratio | examples | reason |",
+             "|---|---|---|---|---|"]
+    for same, _, cid, c, d, change in rows:
+        verdict = c["verdict"] if same else f"**{c['verdict']} → {d['verdict']}**"
+        ratio = f"{_fmt(c.get('worst_ratio'))} → {_fmt(d.get('worst_ratio'))}" + (
+            f" (×{change:.3g})" if math.isfinite(change) and change > 1.01 else "")
+        reason = "" if same else (d.get("reason") or "").replace("|", "\\|")[:160]
+        lines.append(f"| `{cid}` | {verdict} | {ratio} | {c.get('examples')} → {d.get('examples')} | {reason} |")
+    return "\n".join(lines) + "\n"
 
 
 def readme_status() -> str:
