@@ -128,11 +128,42 @@ def _gradient(inst, fn):
         return within(err, linalg.norm2(tol), f"‖Ĝ − G‖_F = {mp.nstr(err, 5)}, ‖G‖_F = {mp.nstr(linalg.norm2(G), 5)}")
 
 
+@st.composite
+def _magnitude_step_instances(draw):
+    """((X, W, M, λ, causal), η) of :func:`~.strategies.pruning_instances` at a magnitude corner: W scaled by
+    10^[1, 154] (logits and gradients up to ~1e154), X by 10^-[100, 162] (logits that underflow, a uniform
+    softmax), or M by 10^[1, 16] (a gradient λM far above the softmax part; the project's float64 GD gives
+    NaN once M·W reaches ~1e30, a defect of solvers/attention_pruning, so the corner stops below it)."""
+    X, W, M, lam, causal = draw(pruning_instances(max_n=4, max_d=3), label="instance")
+    kind = draw(st.sampled_from(["W", "X", "M"]), label="scaled factor")
+    if kind == "W":
+        W = W * 10.0 ** draw(scalars(1.0, 154.0), label="log10 scale")
+    elif kind == "X":
+        X = X * 10.0 ** -draw(scalars(100.0, 162.0), label="-log10 scale")
+    else:
+        M = M * 10.0 ** draw(scalars(1.0, 16.0), label="log10 scale")
+    return (X, W, M, lam, causal), draw(scalars(1e-3, 1.0), label="eta")
+
+
+def _step_corners():
+    """The fixed corners at η = 0.5, and λM of 1e10 and 1e16 (a gradient far above 1, where a step that clips
+    or normalises the gradient departs from Algorithm 1's)."""
+    X, W = np.array([[1.0], [0.5]]), np.array([[2.0]])
+    return [(c, 0.5) for c in _corners()] + [((X, W, np.array([[1e10]]), 1.0, False), 0.5),
+                                             ((np.eye(2), np.ones((2, 2)), np.full((2, 2), 1e16), 0.5, True), 0.25)]
+
+
+def _step_instances():
+    """GD-step instances mixed with weight 0.2 with the fixed corners and :func:`_magnitude_step_instances`."""
+    plain = st.tuples(pruning_instances(max_n=4, max_d=3), scalars(1e-3, 1.0))
+    corners = st.one_of(st.sampled_from([(c, 0.5) for c in _corners()]), _magnitude_step_instances())
+    return with_corners(plain, corners, weight=0.2)
+
+
 @ADAPTERS("attention_pruning_gd_step", signature="attention_pruning_gd_step(X, W, M, lam, eta, causal) -> (d, d) array",
           doc="one step of Algorithm 1: M − η∇L(M)",
           tolerance="entrywise η·T_ab (the gradient's rule) + 2u(|M_ab| + η|G_ab|), judged in Frobenius norm",
-          strategy=lambda: st.tuples(pruning_instances(max_n=4, max_d=3), scalars(1e-3, 1.0)),
-          corners=lambda: [(c, 0.5) for c in _corners()], targets=lambda inst: _targets(inst[0]))
+          strategy=_step_instances, corners=_step_corners, targets=lambda inst: _targets(inst[0]))
 def _gd_step(inst, fn):
     (X, W, M, lam, causal), eta = inst
     d = W.shape[0]

@@ -154,3 +154,14 @@ def test_singular_values_through_squares_fail_on_a_magnitude_or_kappa_corner(nam
     top = np.abs(A).max()
     assert top > 1e150 or top < 1e-150 or (name == "sigma_min" and np.linalg.cond(A) > 64), A
     _recheck(ad, A, "squared_norms", name, package="tests.meta.toy")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_gd_step_that_clips_the_gradient_fails_at_a_large_gradient(seed):
+    """Gradient-norm clipping at 1e6 is invisible on the plain draws (‖∇L‖ of order 1) and wrong where W or λM
+    make the gradient large: the magnitude corners mixed into the search and the λM = 1e10 corner after it."""
+    ad, rep = _judge("clipped_gd_step", "attention_pruning_gd_step", seed)
+    (X, W, M, lam, causal), eta = rep.minimal_input
+    G = (M - correct.attention_pruning_gd_step(X, W, M, lam, eta, causal)) / eta
+    assert np.linalg.norm(G) > 1e6, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "clipped_gd_step", "attention_pruning_gd_step")
