@@ -33,11 +33,11 @@ def _idempotent(A):
 
 claims.identity("attention_kernel_regression.factA.1", "P = A(AᵀA)^{-1}Aᵀ satisfies P² = P",
                 hypotheses="A ∈ R^{n×d} with AᵀA invertible (G0); κ(A) up to 1e8",
-                instances=lambda: tall(cond=8.0), sides=_idempotent)
+                instances=lambda: tall(cond=8.0), sides=_idempotent, fields=("A",))
 
 
 @claims.check("attention_kernel_regression.factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
-              hypotheses="any A (none stated); σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper)", expected="falsified",
+              hypotheses="any A (none stated); σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper)", expected="falsified", fields=("A",),
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
               notes="Holds under G0 (full column rank; 0 failures there, equality to 40+ digits). Fails for an "
                     "exactly rank-deficient A (σ_min = 0, RHS = ∞, LHS = σ_r(A)^{-2} finite) under either σ_min "
@@ -62,7 +62,7 @@ def factA_4_b1(A):
 
 @claims.check("attention_kernel_regression.factA.4.b1",
               "for any A ≠ 0 of rank r, ‖(AᵀA)†‖ = σ_r(A)^{-2} (σ_r the smallest nonzero singular value)",
-              hypotheses="any A ≠ 0; rank r exact (over the rationals)", repair=True,
+              hypotheses="any A ≠ 0; rank r exact (over the rationals)", repair=True, fields=("A",),
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()),
               notes="The spec's correct general form (Fact A.4 b1): the nonzero eigenvalues of AᵀA are σ_i(A)², "
                     "so (AᵀA)† has norm 1/σ_r(A)²; under G0 (r = d) it is the stated equality.")
@@ -79,12 +79,12 @@ def factA_4_b1_repair(A):
 
 claims.identity("attention_kernel_regression.factA.4.b2", "for any A, ‖AᵀA‖ = σ_max(A)²", hypotheses="any A",
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)),
-                sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2))
+                sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2), fields=("A",))
 
 
 @claims.check("attention_kernel_regression.factA.4.b3", "for any A and integer k ≥ 1, ‖((AᵀA)^k)†‖ ≤ σ_min(A)^{-2k}",
               hypotheses="any A, k ∈ {1..4}; σ_min paper convention (RHS = ∞ when σ_min = 0)",
-              instances=lambda: st.tuples(st.one_of(tall(cond=6.0), rank_deficient(), wide()), dims(1, 4)),
+              instances=lambda: st.tuples(st.one_of(tall(cond=6.0), rank_deficient(), wide()), dims(1, 4)), fields=("A", "k"),
               notes="Equality under G0 (decided to 40+ digits at a precision raised by 2k·log10 κ). Trivially true "
                     "(RHS = ∞) for rank-deficient or wide A under the paper's σ_min; under the SV convention a wide "
                     "full-row-rank A also gives equality.")
@@ -112,18 +112,18 @@ claims.identity("attention_kernel_regression.factA.4.b4", "for any orthonormal c
                 hypotheses="U with orthonormal columns (built exactly in mpmath as the Q factor of a drawn "
                            "full-rank matrix), x ∈ R^d",
                 instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(st.just(G.shape[1])))),
-                sides=_isometry)
+                sides=_isometry, fields=("G", "x"))
 
 claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
                   instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)).flatmap(
                       lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
-                  sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)))
+                  sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)), fields=("A", "x"))
 
 
 @claims.check("attention_kernel_regression.factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
               hypotheses="any A, x; σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper's definition: 0 for wide A)",
               instances=lambda: st.one_of(tall(cond=8.0), rank_deficient(), wide()).flatmap(
-                  lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
+                  lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))), fields=("A", "x"),
               notes="True by the paper's definition of σ_min. Under the SV convention σ_{min(n,d)} it FAILS for a "
                     "wide A (A = [1 0], x = e₂: 0 ≥ 1); the paper applies it to a wide matrix in Thm L.3 (eq. 86, "
                     "claim thmL.3.eq86).")
@@ -143,7 +143,7 @@ def factA_4_b6(inst):
 
 @claims.check("attention_kernel_regression.factA.4.b7", "for any matrix A, κ(A) = κ(A†)",
               hypotheses="A of full rank (square or tall); κ = σ_max/σ_min with the paper's σ_min",
-              expected="falsified",
+              expected="falsified", fields=("A",),
               instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
                                           tall(n_lo=2, cond=6.0)),
               notes="Spec: AMBIGUOUS. With the paper's σ_min (the harness's reading of Fact A.4) it fails for every "
@@ -167,7 +167,7 @@ def factA_4_b7(A):
 
 @claims.check("attention_kernel_regression.factA.4.b7", "for any matrix A of full rank, κ(A) = κ(A†) with κ = σ_max/σ_{min(n,d)} "
               "(singular-value convention)",
-              hypotheses="A of full rank (square or tall)", repair=True,
+              hypotheses="A of full rank (square or tall)", repair=True, fields=("A",),
               instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
                                           tall(n_lo=2, cond=6.0)),
               notes="The spec's reading under which it HOLDS: A = UΣVᵀ (thin SVD) gives A† = VΣ⁻¹Uᵀ, whose "
@@ -195,7 +195,7 @@ def _frac_mp(F):
 
 @claims.check("attention_kernel_regression.factA.4.b8", "for any matrices A, B: κ(A) ≤ κ(AB)·κ(B)",
               hypotheses="A square (full rank), B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
-              expected="falsified",
+              expected="falsified", fields=("A", "B"),
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
                   conditioned_matrices(d, d, max_log10_cond=4.0), matrices(st.just(d), dims(1, d)))),
               notes="Fails in general (A = diag(1, 10), B = e₁: κ(A) = 10 > κ(AB)κ(B) = 1). True for square "
@@ -214,7 +214,7 @@ def factA_4_b8(inst):
 
 
 @claims.check("attention_kernel_regression.factA.4.b8", "for square A and square invertible B: κ(A) ≤ κ(AB)·κ(B)",
-              hypotheses="A ∈ R^{d×d} full rank, B ∈ R^{d×d} invertible (κ(B) ≤ 1e4)", repair=True,
+              hypotheses="A ∈ R^{d×d} full rank, B ∈ R^{d×d} invertible (κ(B) ≤ 1e4)", repair=True, fields=("A", "B"),
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
                   conditioned_matrices(d, d, max_log10_cond=4.0), conditioned_matrices(d, d, max_log10_cond=4.0))),
               notes="The spec's correct version (Fact A.4 b8): A = (AB)B⁻¹ and κ(B⁻¹) = κ(B), so fact A.4 b9 "
@@ -241,7 +241,7 @@ def _pairs_b9():
 
 @claims.check("attention_kernel_regression.factA.4.b9", "for any matrices A, B: κ(AB) ≤ κ(A)·κ(B)",
               hypotheses="any A ∈ R^{n×d}, B ∈ R^{d×k}; paper's σ_min (κ = ∞ when σ_min = 0)",
-              instances=_pairs_b9,
+              instances=_pairs_b9, fields=("A", "B"),
               notes="Holds with the paper's σ_min (a wide or rank-deficient factor has κ = ∞). Under the SV "
                     "convention it FAILS for wide A: A = [I₂ 0], B = [[1,0],[0,0],[0,1]] gives AB = diag(1, 0), "
                     "κ(AB) = ∞ > κ(A)κ(B) = 1.")
@@ -263,7 +263,7 @@ def factA_4_b9(inst):
 @claims.check("attention_kernel_regression.defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
               instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
                   matrices(st.just(n), st.just(n), max_abs=3.0),
-                  st.tuples(vectors(st.just(n)), vectors(st.just(n))).map(lambda uv: np.outer(*uv)))))
+                  st.tuples(vectors(st.just(n)), vectors(st.just(n))).map(lambda uv: np.outer(*uv)))), fields=("K",))
 def defA_5_note(K):
     r = linalg.exact_rank(K)
     if r == 0:
@@ -279,7 +279,8 @@ def _cauchy_schwarz(G):
 
 claims.inequality("attention_kernel_regression.factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
                   hypotheses="B = G Gᵀ (formed exactly in mpmath), G ∈ R^{n×r}, r ≤ n (low rank included)",
-                  instances=lambda: dims(1, 6).flatmap(lambda n: matrices(st.just(n), dims(1, n))), sides=_cauchy_schwarz)
+                  instances=lambda: dims(1, 6).flatmap(lambda n: matrices(st.just(n), dims(1, n))), sides=_cauchy_schwarz,
+                  fields=("G",))
 
 
 def _b4_instances():
@@ -323,7 +324,7 @@ claims.inequality(
     hypotheses="X ∈ R^{n×d}, n ≤ 5, d ≤ 3, rescaled to max|XXᵀ| = r0 ∈ [0.01, 1.5]; r ≥ r0 (so (2) holds); "
                "ε = θ·min(0.1, ¼e^{−4r}); B = A^{1/2}(I + E)A^{1/2} with symmetric ‖E‖₂ ≤ ε (so (3) holds): "
                "E = s·εI, a rank-2 E along A^{1/2}e_i, A^{1/2}e_j, or a drawn E scaled to norm s·ε",
-    instances=_b4_instances, sides=_b4_sides,
+    instances=_b4_instances, sides=_b4_sides, fields=("X", "r₀", "slack", "θ", "s", "shape", "i", "j", "M"),
     notes="Both ends judged; the worse one is reported. The upper end is tight (B = (1+ε)A at slack 0 attains "
           "B_ii = (1+ε)e^r: ratio 1). The proof's last line states the upper end (1−ε)e^r, which is false for the "
           "same B (spec); a sharper true bound is |B_ij − A_ij| ≤ ε√(A_ii A_jj).")
@@ -354,6 +355,6 @@ claims.identity("attention_kernel_regression.lemA.8",
                 hypotheses="W = GGᵀ symmetric positive definite (needed; unstated), U its Cholesky factor, X full "
                            "column rank (G0), y ∈ R^n; judged: equal optimal values, and v = Uṽ* attains the optimum "
                            "of A.7",
-                instances=_a8_instances, sides=_a8_sides, scale=lambda X, G, y: linalg.norm2(y),
+                instances=_a8_instances, sides=_a8_sides, scale=lambda X, G, y: linalg.norm2(y), fields=("X", "G", "y"),
                 notes="Needs W ≻ 0 (unstated). Derived stronger fact: for any invertible W both optima equal "
                       "‖(I−XX†)y‖.")

@@ -4,18 +4,20 @@ deterministic lemmas the regression algorithms' proofs rest on."""
 from __future__ import annotations
 
 import numpy as np
+from flint import fmpq_mat
 from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
+from oracle.ball import exact, rational_matrix
 
 from ..toolkit import ClaimSet, le, worst
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 from .common import PAPER, boost, cond_digits, orth, trivially_true, unit, with_note
 from .strategies import tall
 
-__all__ = ["claims", "lemD_2", "lemD_2_repair", "lemD_5"]
+__all__ = ["claims", "d2_objects", "lemD_2", "lemD_2_repair", "lemD_5"]
 
 claims = ClaimSet(PAPER)
 
@@ -30,7 +32,7 @@ claims.identity("attention_kernel_regression.factD.1", "(∀ unit x: 1−ε ≤ 
                 hypotheses="any A ∈ R^{n×d}, ε ≥ 0; judged as the identity max_{‖x‖=1}|‖Ax‖² − 1| = ‖AᵀA − I‖ "
                            "(the smallest ε on each side), the left computed from the SVD of A",
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5), max_abs=2.0), tall(cond=3.0)),
-                sides=_d1_sides,
+                sides=_d1_sides, fields=("A",),
                 # both sides are differences of terms of size 1 + σ_max² (cancellation): that is the scale
                 scale=lambda A: 1 + linalg.spectral_norm(A) ** 2)
 
@@ -40,6 +42,15 @@ def _d2_instances():
         return st.tuples(st.just(A), scalars(0.001, 0.9), st.lists(st.booleans(), min_size=A.shape[0],
                                                                    max_size=A.shape[0]))
     return tall(n_lo=2, n_hi=4, d_hi=2, cond=4.0).flatmap(build)
+
+
+def d2_objects(A, eps, signs) -> dict:
+    """The statement's objects of a Lemma D.2 instance, exactly: A, ε and the diagonal SᵀS = diag(1 ± ε)
+    (``signs[i]`` true for 1 + ε); b, the worst direction, is chosen by the check (the lemma is for all b)."""
+    e = exact(eps)
+    d = [e + 1 if s else 1 - e for s in signs]
+    return {"A": rational_matrix(A), "ε": e,
+            "SᵀS": fmpq_mat(len(d), len(d), [d[i] if i == j else 0 for i in range(len(d)) for j in range(len(d))])}
 
 
 def _d2_parts(Am, e, t):
@@ -55,7 +66,8 @@ def _d2_parts(Am, e, t):
               hypotheses="A ∈ R^{n×d} full column rank (n ≤ 4, d ≤ 2, κ ≤ 1e4), ε ∈ [0.001, 0.9], S diagonal "
                          "(sampling-and-rescaling) with SᵀS = diag(1 ± ε) (so the sandwich holds exactly); b ∈ R^d "
                          "the top right singular vector of AᵀA(AᵀSᵀSA)^{-1} − I (spec's check)",
-              expected="falsified", instances=_d2_instances,
+              expected="falsified", instances=_d2_instances, fields=("A", "ε", "signs"),
+              to_statement=d2_objects,
               notes="Spec: FAILS; true bound (ε/(1−ε))·κ(A)·‖b‖. The search finds ratios ≈ κ(A).")
 def lemD_2(inst):
     A, eps, t = inst
@@ -79,6 +91,7 @@ def lemD_2(inst):
               "under the same hypotheses, ‖AᵀAx' − b‖ ≤ (ε/(1−ε))·κ(A)·‖b‖ and, in the (AᵀA)⁻¹-norm, "
               "‖(AᵀA)^{-1/2}(AᵀAx' − b)‖ ≤ (ε/(1−ε))‖(AᵀA)^{-1/2}b‖",
               hypotheses="as the claim (A full column rank, SᵀS = diag(1 ± ε), b the worst direction)", repair=True,
+              fields=("A", "ε", "signs"), to_statement=d2_objects,
               instances=_d2_instances,
               notes="The spec's corrected versions (a) and (b). Derivation: with M = AᵀA, N = AᵀSᵀSA, AᵀAx' − b = "
                     "(MN⁻¹ − I)b = M^{1/2}(M^{1/2}N⁻¹M^{1/2} − I)M^{-1/2}b, and (1−ε)M ⪯ N ⪯ (1+ε)M puts the "
@@ -136,7 +149,7 @@ claims.inequality("attention_kernel_regression.lemD.3", "B PSD with 3/4 ≤ ‖B
                   hypotheses="B = V diag(s) Vᵀ (PSD) or U diag(s) Vᵀ (square, not PSD), s_i ∈ [3/4, 5/4], U, V "
                              "orthogonal (mpmath QR of drawn factors), x₀, y ∈ R^d, t ≤ 6; judged with c = 9/16 (the "
                              "proof's constant, which implies the stated c ≤ 0.9)",
-                  instances=_d3_instances, sides=_d3_sides,
+                  instances=_d3_instances, sides=_d3_sides, fields=("s", "G₁", "G₂", "psd", "x₀", "y", "T"),
                   notes="Holds with c = 9/16, tight (B = (5/4)I attains it); PSD is not needed.")
 
 
@@ -175,7 +188,7 @@ claims.inequality("attention_kernel_regression.lemD.4",
                   hypotheses="A full column rank (G0), ε₁ ∈ [1e-4, 1]; x' = x* + τv with ‖Ax' − b‖ = (1+θ ε₁')OPT "
                              "(θ ∈ [0,1]), v the smallest right singular vector or a drawn direction; O(√ε₁) = 2√ε₁ "
                              "(the proof's constant)",
-                  instances=_d4_instances, sides=_d4_sides,
+                  instances=_d4_instances, sides=_d4_sides, fields=("A", "b", "ε₁", "θ", "v", "smallest"),
                   notes="Exact worst case sqrt(2ε₁ + ε₁²)·OPT/σ_min, so the ratio is ≤ √3/2 for ε₁ ≤ 1.")
 
 
@@ -186,7 +199,8 @@ def _d5_instances():
 @claims.check("attention_kernel_regression.lemD.5", "‖AᵀAx' − b‖ ≤ ε₂‖b‖ ⇒ ‖x' − x*‖ ≤ ε₂‖b‖/σ_min(A)²",
               hypotheses="A full column rank (G0), b ∈ R^d, ε₂ ∈ (0, 1); x' = x* + (AᵀA)^{-1}e, ‖e‖ = θε₂‖b‖ along "
                          "the smallest eigenvector or a drawn direction",
-              instances=_d5_instances, notes="Tight: attained along the smallest singular direction with θ = 1.")
+              instances=_d5_instances, fields=("A", "b", "ε₂", "θ", "v", "smallest"),
+              notes="Tight: attained along the smallest singular direction with θ = 1.")
 def lemD_5(inst):
     A, b, eps, theta, v, smallest = inst
     if not np.any(b):
@@ -222,7 +236,7 @@ claims.identity("attention_kernel_regression.lemE.6", "with the unknown restrict
                            "X̃X̃ᵀX̃U^{-1/2} (so L_mid(U; X) = L_right(U^{-1/2}; X̃))",
                 instances=lambda: dims(1, 3).flatmap(lambda d: st.tuples(
                     matrices(dims(1, 5), st.just(d)), conditioned_matrices(d, d, max_log10_cond=1.5))),
-                sides=_e6_sides,
+                sides=_e6_sides, fields=("X", "G"),
                 notes="Spec: AMBIGUOUS. The identity holds (checked), but X̃ = XU^{1/2} depends on the unknown U, so "
                       "this is not an equivalence of the two problems on the same data: spec's X (6×2), Y give "
                       "inf_{U⪰0} L_mid = 15.9006 vs inf_{V⪰0} L_right = 16.5588 (projected gradient, float64; an "
@@ -240,4 +254,4 @@ claims.identity("attention_kernel_regression.rem3.1",
                 "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
                 hypotheses="A full column rank (G0), b ∈ R^d (exact arithmetic)",
                 instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
-                sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1)
+                sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1, fields=("A", "b"))

@@ -32,6 +32,10 @@ __all__ = ["claims", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
 claims = ClaimSet(PAPER)
 
 
+_CHAIN_FIELDS = ("A", "b", "j", "ε_final", "mode", "directions")
+"""The names of a :func:`~.strategies.chain_instances` instance (ε_final: the ε of ε_k = ε·0.5^{j−k})."""
+
+
 def _direction(mode, bprev, v, Q, E):
     if mode == "aligned":
         return unit(bprev)
@@ -79,7 +83,7 @@ claims.inequality("attention_kernel_regression.lemJ.1.p1", "induction step of al
                   hypotheses="eq. 61 for every stage (‖AᵀAb_k − b_{k−1}‖ = 0.1ε_kκ^{−2(k−1)}‖b_{k−1}‖, met with "
                              "equality along b_{k−1}, the top or bottom eigenvector, or a drawn direction), ε_k = "
                              "ε·0.5^{j−k} (ε_k ≤ 0.5ε_{k+1}), j ≤ 5, κ ≤ 100",
-                  instances=chain_instances, sides=_j1_p1,
+                  instances=chain_instances, sides=_j1_p1, fields=_CHAIN_FIELDS,
                   notes="Spec: HOLDS under eq. 61 (worst 0.196, proof bound 0.7). Judged at the worst stage k.")
 
 
@@ -91,7 +95,7 @@ def _j1_p2(A, b, j, eps, mode, dirs):
 
 
 claims.inequality("attention_kernel_regression.lemJ.1.p2", "induction step of alg.5: ‖b_{k+1}‖ ≤ 2σ_min(A)^{−2(k+1)}‖b₀‖",
-                  hypotheses="as lemJ.1.p1", instances=chain_instances, sides=_j1_p2,
+                  hypotheses="as lemJ.1.p1", instances=chain_instances, sides=_j1_p2, fields=_CHAIN_FIELDS,
                   notes="Exact form ‖b_k‖ ≤ (1+ε_k)σ_min^{−2k}‖b₀‖. Judged at the worst stage k.")
 
 
@@ -107,7 +111,7 @@ def _j1_p3_reading(j, eps):
 
 claims.inequality("attention_kernel_regression.lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε_k (Lemma J.1, third bullet)",
                   hypotheses="alg.5's tolerances ε_k = ε_final·0.5^{j−k}, k = 1..j, j ≥ 2, ε_final ∈ (0, 0.1)",
-                  expected="falsified", instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)),
+                  expected="falsified", instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)), fields=("j", "ε_final"),
                   sides=_j1_p3,
                   notes="Alg.5 sets ε_{k+1} = 2ε_k (ratio 4 to the stated bound); the proof of part 1 uses "
                         "ε_k ≤ 0.5ε_{k+1}, the reverse, which alg.5 satisfies.")
@@ -115,7 +119,7 @@ claims.inequality("attention_kernel_regression.lemJ.1.p3", "ε_{k+1} ≤ 0.5·ε
 
 claims.inequality("attention_kernel_regression.lemJ.1.p3", "ε_k ≤ 0.5·ε_{k+1} (tolerances double towards the last stage)",
                   hypotheses="alg.5's tolerances ε_k = ε_final·0.5^{j−k}, k = 1..j, j ≥ 2, ε_final ∈ (0, 0.1)",
-                  instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)), repair=True,
+                  instances=lambda: st.tuples(dims(2, 12), scalars(1e-6, 0.099)), repair=True, fields=("j", "ε_final"),
                   sides=_j1_p3_reading,
                   notes="The spec's sensible reading (Lemma J.1 part 3): the direction the proof of part 1 uses and "
                         "alg.5 meets (with equality: ε_{k+1} = 2ε_k), so it is judged as arithmetic on alg.5's "
@@ -194,7 +198,7 @@ claims.inequality("attention_kernel_regression.thmJ.2",
                   hypotheses="alg.5 as written (ε_k = ε·0.5^{j−k}, stage tolerance ε_k/κ^{2k}) with sub-solvers that "
                              "meet Lemma G.1's guarantee (with equality, in an adversarial direction: spec T5); A full "
                              "column rank, κ(A) ≤ 10, n ≤ 4, d ≤ 2, j ≤ 5, ε ∈ [1e-3, 0.1)",
-                  expected="falsified", sides=_j2_sides,
+                  expected="falsified", sides=_j2_sides, fields=_CHAIN_FIELDS,
                   instances=lambda: chain_instances(max_cond=1.0, n_hi=4, d_hi=2, eps_max=0.099,
                                                     modes=("aligned", "top", "bottom"), drawn_directions=False),
                   notes="Spec: alg.5 as written FAILS against a G.1-compliant sub-solver when κ < √10 (ratio 1.505 at "
@@ -214,7 +218,7 @@ claims.inequality("attention_kernel_regression.thmJ.2",
                   "ε_final‖b‖ whenever every stage meets Lemma G.1's guarantee (so w.p. ≥ 1 − δ_final)",
                   hypotheses="as the claim: sub-solvers meeting their stage tolerance with equality in an adversarial "
                              "direction (spec T5), κ(A) ≤ 10, n ≤ 4, d ≤ 2, j ≤ 5, ε ∈ [1e-3, 0.1)", repair=True,
-                  sides=_j2_corrected,
+                  sides=_j2_corrected, fields=_CHAIN_FIELDS,
                   instances=lambda: chain_instances(max_cond=1.0, n_hi=4, d_hi=2, eps_max=0.099,
                                                     modes=("aligned", "top", "bottom"), drawn_directions=False),
                   notes="The spec's corrected alg.5 (derived proof): (AᵀA)^j b_j − b = Σ_k (AᵀA)^{k−1}(AᵀAb_k − b_{k−1}) "
@@ -259,6 +263,9 @@ def _k1_instances():
                      scalars(1e-3, 0.099), st.integers(0, 2**31 - 1)).filter(lambda t: np.any(t[1]))
 
 
+_K1_FIELDS = ("A", "b", "j", "ε_final", "seed")
+
+
 def thmK_1(inst, impl):
     """Theorem K.1 (and its informal Theorem 1.5) as stated: ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ for the implementation's
     Algorithm 6 output x' (odd_powers), with the sensible reading's ratio in the note."""
@@ -280,7 +287,7 @@ def thmK_1(inst, impl):
 
 _K1 = dict(hypotheses="square A (n = d = 3, the only case where the conclusion type-checks), A = diag(a), "
                       "a_i ∈ [0.1, 10]; b ∈ R^n; j ∈ {0, 1, 2}; ε ∈ [1e-3, 0.1); the shipped alg.6",
-           expected="falsified", instances=_k1_instances, uses=("odd_powers",),
+           expected="falsified", instances=_k1_instances, uses=("odd_powers",), fields=_K1_FIELDS,
            notes="Ill-typed for n ≠ d ((AᵀA)^j x' ∈ R^d, b ∈ R^n); checked where it type-checks (n = d) and false "
                  "there (A = 2I₃, j = 1: 0.5‖b‖). The proof shows ‖A(AᵀA)^j x' − b‖ ≤ (1+ε)OPT + ε‖b‖; its ratio is "
                  "in each note (≤ 1), and the adapter check of odd_powers judges that sensible form.")
@@ -303,7 +310,7 @@ def thmK_1_repair(inst, impl):
 _K1_SENSIBLE = dict(
     hypotheses="as the claim (n = d = 3, A = diag(a), a_i ∈ [0.1, 10], j ∈ {0, 1, 2}, ε ∈ [1e-3, 0.1), the shipped "
                "alg.6); OPT = min_x ‖A(AᵀA)^j x − b‖ = ‖(I − P_A)b‖", instances=_k1_instances, uses=("odd_powers",),
-    repair=True,
+    repair=True, fields=_K1_FIELDS,
     notes="The spec's sensible reading (what the proof shows; HOLDS there, tight at 0.998). Judged on the "
           "implementation's output for this run's seed; the running time is as thmJ.2.time's repair.")
 

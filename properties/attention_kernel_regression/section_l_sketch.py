@@ -229,6 +229,7 @@ claims.check(
                "constrains no A (srank ≤ 0 holds for none), so every S meets it; the lower bound for all y is "
                "(1−ε)^{6p}(XᵀX)^{∘p} ⪯ ZᵀZ, judged exactly",
     instances=_l5_instances, uses=("srht_bits", "tensor_srht_bits"), expected="falsified", max_examples=25,
+    fields=("data_seed", "seed"),
     notes="Spec: AMBIGUOUS (the μ = 0 hypothesis is vacuous; no probability on the conclusion). Read as stated, the "
           "hypothesis on S holds for every S, and the deterministic conclusion fails whenever m < rank "
           "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.")(_l5_check)
@@ -389,7 +390,7 @@ claims.inequality(
     "With q = C(r² + log(n/ε)), C large: ‖K − Q_q‖ ≤ Σ_{l>q} n r^{2l}/l! ≤ (ε/2)‖K‖",
     hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 5) scaled by ρ ∈ [0, 2], r = max‖x_i‖, ε = 10^U(−6, 0), C = e² (the spec's "
                "derived constant); ‖K − Q_q‖ from the tail series itself (no cancellation), the middle term exact",
-    instances=_taylor_instances, sides=_taylor_sides, max_examples=25,
+    instances=_taylor_instances, sides=_taylor_sides, max_examples=25, fields=("X", "ρ", "log₁₀ε"),
     notes="Spec: HOLDS with C = e² for ε ≤ 1, n ≥ 2 (‖K‖ ≥ 1). The paper's justification ‖K‖ ≤ n e^r is wrong.")
 
 

@@ -59,7 +59,7 @@ claims.identity(
     "with SWᵀ = UΣVᵀ (thin SVD, full column rank) and R = UΣ^{-2}: RᵀSWᵀ = Σ^{-1}Vᵀ, WSᵀR = VΣ^{-1}, "
     "Φ = RᵀSWᵀWSᵀR = Σ^{-2}",
     hypotheses="W ∈ R^{m×n}, S ∈ R^{s×n}, m ≤ s, m < n, SWᵀ of full column rank (drawn; rank checked exactly)",
-    instances=_w_and_s, sides=_phi_sides, max_examples=25,
+    instances=_w_and_s, sides=_phi_sides, max_examples=25, fields=("W", "S"),
     notes="Spec: HOLDS (exact). Consequence: alg.7's gradient-descent matrix is Σ^{-2}, whose eigenvalues "
           "σ_i(SWᵀ)^{-2} are not confined to Lemma D.3's window [3/4, 5/4] (thmL.3.gd).")
 
@@ -72,7 +72,7 @@ def _eq80_sides(W, S):
 claims.identity(
     "attention_kernel_regression.thmL.3.eq80",
     "SWᵀWSᵀR = U (orthonormal columns), so ‖SWᵀWSᵀRx‖ = ‖x‖",
-    hypotheses="as thmL.3.phi", instances=_w_and_s, sides=_eq80_sides, max_examples=25,
+    hypotheses="as thmL.3.phi", instances=_w_and_s, sides=_eq80_sides, max_examples=25, fields=("W", "S"),
     notes="Spec: HOLDS (verified).")
 
 
@@ -111,7 +111,7 @@ claims.inequality(
     "κ(RᵀSWᵀ) ≤ 2κ(W) when S is an ε₀-SE for range(Wᵀ), ε₀ ≤ 1/3",
     hypotheses="W ∈ R^{m×n} (κ up to 1e6), S ∈ R^{s×n} = [I; 0] + E with ‖E‖ ≤ 0.3; the SE accuracy ε₀ of S on "
                "range(Wᵀ) is measured exactly and must be ≤ 1/3 (else the instance is rejected)",
-    instances=_near_isometries, sides=_eq78_sides, max_examples=25,
+    instances=_near_isometries, sides=_eq78_sides, max_examples=25, fields=("W", "S"),
     notes="Spec: HOLDS (derived: κ(RᵀSWᵀ) = κ(Σ) = κ(SWᵀ) ≤ ((1+ε₀)/(1−ε₀))κ(W) ≤ 2κ(W)).")
 
 
@@ -130,7 +130,7 @@ claims.inequality(
     "‖RᵀSv‖ ≥ σ_min(RᵀS)‖v‖ for v ∈ Rⁿ",
     hypotheses="as thmL.3.phi; σ_min in the SV convention σ_{min(m,n)} (under the paper's min_{‖x‖=1} the right "
                "side is 0 for the wide RᵀS and the step proves nothing); any v ∈ Rⁿ",
-    instances=_eq86_instances, sides=_eq86_sides, expected="falsified", max_examples=25,
+    instances=_eq86_instances, sides=_eq86_sides, expected="falsified", max_examples=25, fields=("W", "S", "v"),
     notes="Spec: FAILS for the wide m×n matrix RᵀS (m < n): any v with a component in its null space. The proof "
           "of Theorem L.3 uses this step to pass from Rᵀ S-space to Rⁿ.")
 
@@ -147,6 +147,7 @@ claims.inequality(
     "‖RᵀSv‖ ≥ σ_m(RᵀS)·‖Πv‖ for v ∈ Rⁿ, Π the projector onto the row space of RᵀS (so ‖RᵀSv‖ ≥ σ_m(RᵀS)‖v‖ "
     "for v in that row space)",
     hypotheses="as the claim", instances=_eq86_instances, sides=_eq86_row_space, max_examples=25, repair=True,
+    fields=("W", "S", "v"),
     notes="Derived: RᵀSv = RᵀSΠv and RᵀS restricted to its row space has singular values σ_1 … σ_m > 0. It does "
           "not rescue the proof of Theorem L.3, whose v (the residual in Rⁿ) is not confined to that m-dimensional "
           "space.")
@@ -180,7 +181,7 @@ claims.inequality(
     "‖Φz_t − RᵀSy‖ ≤ c^t‖RᵀSy‖ with c ≤ 0.9",
     hypotheses=f"W ∈ R^{{m×n}} generic (κ ≤ 1e3), S = I_n (s ≥ n), y ∈ Rⁿ; t = {_GD_STEPS} steps from z₀ = 0, "
                "c = 0.9 (the largest rate Lemma D.3 allows)",
-    instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25,
+    instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25, fields=("W", "y"),
     notes="Spec: FAILS. Φ = Σ^{-2} (thmL.3.phi) has eigenvalues σ_i(SWᵀ)^{-2}: unit-step GD diverges when some "
           "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.")
 
@@ -217,7 +218,7 @@ claims.inequality(
     "when the singular values of SWᵀ lie in [(4/5)^{1/2}, (4/3)^{1/2}] (so Φ = Σ^{-2} meets Lemma D.3's hypothesis "
     "3/4 ≤ ‖Φx‖ ≤ 5/4 on unit x), ‖Φz_t − RᵀSy‖ ≤ (9/16)^t‖RᵀSy‖",
     hypotheses=f"W ∈ R^{{m×n}} with singular values in [0.9, 1.15], S = I_n, y ∈ Rⁿ; t = {_GD_STEPS} steps from z₀ = 0",
-    instances=_gd_window_instances, sides=_gd_window_sides, max_examples=25, repair=True,
+    instances=_gd_window_instances, sides=_gd_window_sides, max_examples=25, repair=True, fields=("W", "y"),
     notes="Lemma D.3 (verified, rate 9/16) applied to Φ = Σ^{-2} (thmL.3.phi): the residual obeys r_{t+1} = (I − "
           "Φ²)r_t and |1 − σ^{-4}| ≤ 9/16 on the window. The hypothesis is on the spectrum of SWᵀ, which "
           "Algorithm 7 does not arrange (its W, S give eigenvalues of Φ far outside it); the ridge Algorithm 7R "
@@ -233,6 +234,7 @@ def _allxy_instances():
 
 
 _ALLXY_ROWS = (2, 4, 4)
+_ALLXY_FIELDS = ("d", "n", "data_seed", "k", "seed")
 _ALLXY_EPS = mp.mpf("0.5")
 
 
@@ -267,7 +269,7 @@ claims.check(
                f"W = W_g(X) of the implementation's bits (rows per degree "
                f"{_ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
                "every y; near Kx the right side is small)",
-    instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25,
+    instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25, fields=_ALLXY_FIELDS,
     notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
           "The proof of Theorem L.3 uses it to pass "
           "the sketch's residual to the kernel's. No multiplicative repair is known (y = Kx makes any factor "
@@ -292,7 +294,7 @@ claims.check(
     "additive form: with ε_W the sandwich accuracy of W ((1−ε_W)K ⪯ WᵀW ⪯ (1+ε_W)K), for all x, y: "
     "‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖",
     hypotheses="as the claim; ε_W measured exactly (K is positive definite for distinct points)",
-    instances=_allxy_instances, uses=("attention_feature_bits",), max_examples=25, repair=True,
+    instances=_allxy_instances, uses=("attention_feature_bits",), max_examples=25, repair=True, fields=_ALLXY_FIELDS,
     notes="Derived: ‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ‖(WᵀW − K)x‖ and WᵀW − K = K^{1/2}EK^{1/2} with ‖E‖ ≤ ε_W. The "
           "additive term does not shrink with the residual, so it cannot give the proof's ε-accuracy.")(_allxy_additive)
 
@@ -477,7 +479,7 @@ claims.check(
     hypotheses=f"X ∈ R^{{d×n}} (d ≤ 3, n ≤ 6, entries ≤ 0.6), y ∈ Rⁿ, λ = ρn with ρ ∈ [0.05, 1]; W = W_g(X) of the "
                f"implementation's bits, rows per degree {_R7_ROWS}; ε₀ := the exact sandwich accuracy of W (must be "
                f"< 1/2, else rejected); the iteration is run exactly for t ≤ {_R7_STEPS}",
-    instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25,
+    instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25, fields=("X", "y", "ρ", "seed"),
     notes="Spec: HOLDS (derived). The implementation's Algorithm 7R itself is judged by the kernel_ridge_solve "
           "adapter (its residual rule against the oracle's kernel).")(_r7_check)
 
