@@ -8,13 +8,12 @@ the admissible approximate Hessians H̃ come from the oracle (:class:`NewtonProb
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import derivatives, linalg, to_float_array, to_mp
+from oracle.ball import from_fraction
 from oracle import softmax_regression as S
 from oracle.linalg import diag, entrywise
 
@@ -136,7 +135,7 @@ def _run_objects(P, x0, T) -> dict:
             g = derivatives.gradient(lambda z: S.L(to_mp(P.A), to_mp(P.b), to_mp(P.w), z), to_mp(x))
             x = to_float_array(to_mp(x) - mp.lu_solve(to_mp(Ht), g))
     # ε0 as the decimal drawn (0.01 is the statement's 1/100, not its float64 neighbour; H̃ keeps a margin of 1%)
-    return {"A": P.A, "b": P.b, "w": P.w, "l": P.l_f, "ε0": Fraction(repr(P.e0)), "x_0": x0, "H̃": np.vstack(stack)}
+    return {"A": P.A, "b": P.b, "w": P.w, "l": P.l_f, "ε0": from_fraction(repr(P.e0)), "x_0": x0, "H̃": np.vstack(stack)}
 
 
 _NEWTON_FIELDS = ("A", "b", "l", "u", "ρ", "H̃ form", "φ", "ε0", "ε/r_0")
