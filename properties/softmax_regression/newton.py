@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import derivatives, linalg, to_float_array, to_mp
-from oracle.ball import from_fraction
 from oracle import softmax_regression as S
+from oracle.ball import from_fraction
 from oracle.linalg import diag, entrywise
 
 from ..contract import output
