@@ -207,12 +207,20 @@ def B_diag(fv, b):
     return B_diag1(fv, b) + B_diag2(fv, b)
 
 
+def _symmetric_sum(u, v):
+    """uvᵀ + vuᵀ, exactly symmetric at any precision (P + Pᵀ with P = uvᵀ: entry (i, j) and (j, i) are the
+    same two roundings added), so the B matrices stay symmetric where their entries cancel (deep run:
+    f = (1, 2⁻⁵²) made B's (1,0) and (0,1) entries differ past the symmetry tolerance)."""
+    P = _outer(u, v)
+    return P + P.T
+
+
 def B(fv, b):
     """def.B: ⟨3f − 2b, f⟩ffᵀ − vfᵀ − fvᵀ + diag(v) − ⟨c, f⟩diag(f), v = f∘(2f − b), c = f − b."""
     fv, b = _fv(fv, b)
     cv = fv - b
     v = entrywise(fv, fv * 2 - b)
-    return (_outer(fv, fv) * _dot(fv * 3 - b * 2, fv) - _outer(v, fv) - _outer(fv, v) + _diag(v)
+    return (_outer(fv, fv) * _dot(fv * 3 - b * 2, fv) - _symmetric_sum(v, fv) + _diag(v)
             - _diag(fv) * _dot(cv, fv))
 
 
@@ -220,7 +228,7 @@ def B1(fv, b):
     """def.B1_B2: diag(f∘f) + ‖f‖² f fᵀ − (f∘f) fᵀ − f (f∘f)ᵀ."""
     fv, b = _fv(fv, b)
     ff = entrywise(fv, fv)
-    return _diag(ff) + _outer(fv, fv) * _dot(fv, fv) - _outer(ff, fv) - _outer(fv, ff)
+    return _diag(ff) + _outer(fv, fv) * _dot(fv, fv) - _symmetric_sum(ff, fv)
 
 
 def B2(fv, b):
@@ -229,7 +237,7 @@ def B2(fv, b):
     cv = fv - b
     cf = entrywise(cv, fv)
     k = _dot(cv, fv)
-    return _diag(cf) - _diag(fv) * k + _outer(fv, fv) * (2 * k) - _outer(cf, fv) - _outer(fv, cf)
+    return _diag(cf) - _diag(fv) * k + _outer(fv, fv) * (2 * k) - _symmetric_sum(cf, fv)
 
 
 def B_paper(fv, b):

@@ -140,3 +140,15 @@ def test_fact4_6_judged_where_log_alpha_is_exactly_zero_on_the_stencil():
     inst = (np.array([[1.0, 0.0]]), np.array([1.0]), np.array([0.0]), np.array([0.0, 0.0]))
     out = load_all()["softmax_regression.fact4.6"].check(inst)
     assert out.holds and out.measured == 0, out
+
+
+def test_lem6_2_part5_on_the_deep_run_instance():
+    """The thorough run (issue 27) drew p = (1, 2⁻⁵²), b = e₁: B(f)'s (1,0) and (0,1) entries cancel to
+    ~1e-16 and were rounded apart, so linalg.eigvalsh refused B as non-symmetric inside the check."""
+    inst = (np.array([1.0, 2.0**-52]), np.array([1.0, 0.0]))
+    out = load_all()["softmax_regression.lem6.2.part5"].check(inst)
+    assert out.holds and out.ratio < 1
+    f = to_mp(inst[0]) / mp.fsum(to_mp(inst[0]))
+    for name in ("B", "B1"):
+        m = getattr(S, name)(f, to_mp(inst[1]))
+        assert all(m[i, j] == m[j, i] for i in range(2) for j in range(2)), name
