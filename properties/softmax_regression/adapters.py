@@ -153,8 +153,11 @@ def _solve_instances():
 def _solve_corners():
     """Fixed κ corners judged after every search: A with κ = 1e6, 1e8, 1e12 (rows mixing the singular
     directions), where a Newton iteration that squares κ(∇²L) (normal equations HᵀH of the Newton system)
-    stalls or breaks down, and the correct one still meets the rule."""
-    out = []
+    stalls or breaks down, and the correct one still meets the rule; and a small-scale A with small l (entries
+    ~0.01, l = 0.014: small curvature), where an absolute gradient stop such as scipy's default gtol = 1e-5
+    leaves x̂ outside the relative rule by ~50 even at τ = 1e-6."""
+    small = np.array([[0.012, -0.005, 0.004], [0.008, -0.001, 0.003], [0.01, -0.001, -0.01], [-0.003, -0.014, -0.001]])
+    out = [(small, np.array([0.186, 0.219, 0.19, 0.129]), 0.014, np.zeros(4))]
     for n, d, log_kappa, seed in ((4, 3, 6.0, 1), (2, 2, 8.0, 2), (4, 3, 12.0, 3)):
         rng = np.random.default_rng(seed)
         U_ = np.linalg.qr(rng.uniform(-1.0, 1.0, (n, d)) + np.eye(n, d))[0]
