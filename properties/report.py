@@ -267,7 +267,7 @@ def _named(claim, entry: dict) -> dict:
     entry = dict(entry)
     for raw_field, named_field in (("counterexample", "instance"), ("worst_example", "worst_instance")):
         raw = entry.get(raw_field)
-        if entry.get(named_field) is None and isinstance(raw, list) and entry.get("mode") == "search":
+        if entry.get(named_field) is None and isinstance(raw, list) and entry.get("mode", "search") == "search":
             try:
                 entry[named_field] = jsonable(named_instance(claim, raw_instance(raw, len(claim.fields))))
             except (ValueError, TypeError):  # fields that do not fit the recorded instance: shown unnamed
@@ -290,8 +290,10 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
         known = registry.get(c["id"])
         if known is not None:
             notes = {r.statement: r.notes for r in known.repairs}
+            by_statement = {r.statement: r for r in known.repairs}
             c = {"hypotheses": known.hypotheses, "notes": known.notes, **c,
-                 "repairs": [{"notes": notes.get(r["statement"], ""), **r} for r in c.get("repairs") or ()]}
+                 "repairs": [_named(by_statement[r["statement"]], {"notes": notes.get(r["statement"], ""), **r})
+                             if r.get("statement") in by_statement else r for r in c.get("repairs") or ()]}
             c = _named(known, c)
         if certificates is not None:
             c = {**c, "certificates": {t: certificates.get((c["id"], t)) for t in ("violation", "repair")}}

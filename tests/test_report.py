@@ -53,7 +53,9 @@ def test_reports_name_every_falsified_claim_with_its_counterexample(tmp_path):
     paths = report.write_reports(_ledger(), str(tmp_path), papers=["softmax_regression"], command="cmd")
     md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
     assert [pathlib.Path(p).name for p in paths] == ["ERRATA-softmax_regression.md", "TIGHTNESS-softmax_regression.png"]
-    assert "### `softmax_regression.fact4.4.p1`" in md and "[[[0.0]], [[-0.1]], 1.0, 0.3]" in md, md
+    assert "### `softmax_regression.fact4.4.p1`" in md, md
+    # the drawn (G, H, t, α) is shown as the statement's U = αGGᵀ − t·HHᵀ, V = GGᵀ and α (issue 22, item 3)
+    assert "Counterexample (found by the Hypothesis search): `U = [[-0.010000000000000002]], V = [[0.0]], α = 0.3`" in md, md
     assert "re-checked at 100 digits" in md and "found by the Hypothesis search" in md, md
     assert "Looser than 100× (1): `softmax_regression.fact4.3.p1`" in md, md
     assert "fact4.2.p1` |" not in md, "identities are not bounds and stay out of the tightness table"
@@ -111,3 +113,47 @@ def test_every_falsified_claim_carries_a_repair_or_says_none_is_known():
     missing = [c.id for c in claims() if c.expected == "falsified" and not c.repairs
                and "no repair known" not in c.notes.lower()]
     assert not missing, f"falsified claims {missing} have no repair and their notes do not say 'No repair known: …'"
+
+
+def test_certificates_and_worst_examples_are_shown(tmp_path):
+    ledger = _ledger()
+    ledger["claims"][1]["repairs"][0].update(worst_example=[[1.0, 2.0], [0.5, 0.0]], worst_instance=None)
+    cert = {"claim": "softmax_regression.fact4.5.p5", "target": "violation", "certified": True, "method": "witness",
+            "bits": 64, "enclosed": "vᵀ(Y − X)v", "relation": "≥", "measured": {"text": "[-0.5 +/- 0]"},
+            "bound": {"text": "0"}, "premises": []}
+    report.write_reports(ledger, str(tmp_path), papers=["softmax_regression"], command="cmd",
+                         certificates={("softmax_regression.fact4.5.p5", "violation"): cert})
+    md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
+    assert "- Certificate: **certified** (witness, 64 bits): vᵀ(Y − X)v: measured ∈ [-0.5 +/- 0], bound ∈ 0" in md, md
+    assert "Worst example: `u = [1.0, 2.0], v = [0.5, 0.0]`" in md, md
+    assert "not certified (no certificate was made" in md, "a claim without a certificate must say so"
+
+
+def test_difference_table_puts_changed_verdicts_first():
+    base = {"profile": "ci", "claims": [
+        {"id": "a", "verdict": "verified", "worst_ratio": 0.5, "examples": 25},
+        {"id": "b", "verdict": "verified", "worst_ratio": 0.1, "examples": 25},
+        {"id": "c", "verdict": "verified", "worst_ratio": 0.2, "examples": 25}]}
+    deep = {"profile": "thorough", "claims": [
+        {"id": "a", "verdict": "verified", "worst_ratio": 0.5, "examples": 1000},
+        {"id": "b", "verdict": "verified", "worst_ratio": 0.9, "examples": 1000},
+        {"id": "c", "verdict": "falsified", "worst_ratio": 3.0, "examples": 40, "reason": "found"}]}
+    table = report.difference_table(base, deep, "ci.json", "deep.json")
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [r.split("`")[1] for r in rows] == ["c", "b", "a"], table
+    assert "**verified → falsified**" in rows[0] and "found" in rows[0]
+    assert "(×9)" in rows[1] and "25 → 1000" in rows[2]
+    assert "3 claims in both; 1 changed verdict; 1 moved" in table
+
+
+def test_tightness_from_a_deep_ledger(tmp_path):
+    deep = {"profile": "thorough", "claims": [
+        {"id": "softmax_regression.fact4.3.p1", "paper": "softmax_regression", "section": "Fact 4.3",
+         "kind": "inequality", "verdict": "verified", "examples": 1000, "worst_ratio": 0.5,
+         "statement": "⟨u, v⟩ ≤ ‖u‖₂‖v‖₂"}]}
+    paths = report.write_reports(_ledger(), str(tmp_path), papers=["softmax_regression"], command="cmd",
+                                 tightness=deep, tightness_source="deep.json")
+    md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
+    assert "tightness from deep.json (profile thorough)" in md and "| 0.5 | 1000 |" in md, md
+    assert "Looser than 100× (0): none" in md, "the loose list must come from the deep ledger"
+    assert any(p.endswith("DIFFERENCES.md") for p in paths)
