@@ -139,10 +139,11 @@ class Certifiers:
             return fn
         return register
 
-    def repair(self, claim_id: str, *, method: str):
-        """Decorator: ``fn(inst, hints) -> Evidence`` holding strictly at the repair's worst example."""
+    def repair(self, claim_id: str, *, method: str, instance: Callable | None = None):
+        """Decorator: ``fn(inst, hints) -> Evidence`` holding strictly at the repair's worst example
+        (``instance(entry)``: the named instance of a single claim's repair, as for :meth:`violation`)."""
         def register(fn):
-            self._register(claim_id, "repair", method=method, evaluate=fn)
+            self._register(claim_id, "repair", method=method, evaluate=fn, instance=instance)
             return fn
         return register
 
