@@ -12,7 +12,7 @@ from oracle import linalg
 
 from ..toolkit import ClaimSet, worst_pair
 from .gradients import B1, B2, jacobian_in_M, mask_of, numerical_gradient
-from .strategies import pruning_instances
+from .strategies import INSTANCE_FIELDS, pruning_instances
 
 __all__ = ["claims"]
 
@@ -36,10 +36,10 @@ def _rows(A):
     return [A[i, :] for i in range(A.rows)]
 
 
-claims.inequality("attention_pruning.lemD2.a", "‖M‖_F ≤ d", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD2.a", "‖M‖_F ≤ d", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(M), mp.mpf(M.rows)))
 claims.inequality("attention_pruning.lemD2.b", "‖M_c‖_F ≤ n (exact value √(n(n+1)/2))", hypotheses="n ≥ 1",
-                  instances=_inst,
+                  instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(O.causal_mask(X.rows)), mp.mpf(X.rows)))
 
 
@@ -51,20 +51,20 @@ def _D3p1(X, W, M, lam, causal):
 
 
 claims.inequality("attention_pruning.lemD3.p1", "‖f̃(M)‖_F ≤ √n; also 0 ≤ f̃_ij ≤ 1 and ‖f̃_i‖₂ ≤ 1", hypotheses=HYP,
-                  instances=_inst, sides=_D3p1,
+                  instances=_inst, fields=INSTANCE_FIELDS, sides=_D3p1,
                   notes="The proof's step 'f̃ ≤ f̃²' is reversed (false at f̃ = 1/2); the lemma itself is judged.")
-claims.inequality("attention_pruning.lemD3.p2", "‖c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p2", "‖c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(_parts(X, W, M, causal)[2]), 2 * mp.sqrt(X.rows)))
-claims.inequality("attention_pruning.lemD3.p3", "‖f̃(M)∘c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p3", "‖f̃(M)∘c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(linalg.entrywise(*_parts(X, W, M, causal)[1:])),
                                                       2 * mp.sqrt(X.rows)))
-claims.inequality("attention_pruning.lemD3.p4", "|c(M)_{i0,j0}| ≤ 1", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p4", "|c(M)_{i0,j0}| ≤ 1", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (max(abs(v) for v in _parts(X, W, M, causal)[2]), mp.mpf(1)))
-claims.inequality("attention_pruning.lemD3.p5", "|W_{i1,j1}| ≤ R", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p5", "|W_{i1,j1}| ≤ R", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (O.max_abs(W), O.radius(X, W)))
-claims.inequality("attention_pruning.lemD3.p6", "|X_{i,j}| ≤ R", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p6", "|X_{i,j}| ≤ R", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (O.max_abs(X), O.radius(X, W)))
-claims.inequality("attention_pruning.lemD3.p7", "0 ≤ f̃(M)_{i0,j0} ≤ 1", hypotheses=HYP, instances=_inst,
+claims.inequality("attention_pruning.lemD3.p7", "0 ≤ f̃(M)_{i0,j0} ≤ 1", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (lambda ft: worst_pair((max(ft), mp.mpf(1)), (-min(ft), mp.mpf(0))))(
                       _parts(X, W, M, causal)[1]))
 
@@ -77,9 +77,11 @@ def _B_max(X, W, M, causal, part):
 
 
 claims.inequality("attention_pruning.lemD3.p8", "|B1(M)| ≤ R³", hypotheses=HYP + "; every i0, j0 ∈ [n], i1, j1 ∈ [d]",
-                  instances=_inst, sides=lambda X, W, M, lam, causal: (_B_max(X, W, M, causal, B1), O.radius(X, W) ** 3))
+                  instances=_inst, fields=INSTANCE_FIELDS,
+                  sides=lambda X, W, M, lam, causal: (_B_max(X, W, M, causal, B1), O.radius(X, W) ** 3))
 claims.inequality("attention_pruning.lemD3.p9", "|B2(M)| ≤ R³", hypotheses=HYP + "; every i0, j0 ∈ [n], i1, j1 ∈ [d]",
-                  instances=_inst, sides=lambda X, W, M, lam, causal: (_B_max(X, W, M, causal, B2), O.radius(X, W) ** 3))
+                  instances=_inst, fields=INSTANCE_FIELDS,
+                  sides=lambda X, W, M, lam, causal: (_B_max(X, W, M, causal, B2), O.radius(X, W) ** 3))
 
 
 def _D3p10(X, W, M, lam, causal):
@@ -90,7 +92,7 @@ def _D3p10(X, W, M, lam, causal):
 
 
 claims.inequality("attention_pruning.lemD3.p10", "‖diag((f̃∘c)1_n)‖_F ≤ 2n", hypotheses=HYP, instances=_inst,
-                  sides=_D3p10)
+                  fields=INSTANCE_FIELDS, sides=_D3p10)
 
 
 def _D4(X, W, M, lam, causal):
@@ -102,10 +104,11 @@ def _D4(X, W, M, lam, causal):
 
 
 claims.inequality("attention_pruning.lemD4", "|∂f̃_{i0,j0}/∂M_{i1,j1}| ≤ 2R³; the Jacobian J ∈ R^{n²×d²} has ‖J‖_F ≤ 2ndR³",
-                  hypotheses=HYP, instances=lambda: pruning_instances(max_n=3, max_d=2), sides=_D4, max_examples=10,
+                  hypotheses=HYP, instances=lambda: pruning_instances(max_n=3, max_d=2), fields=INSTANCE_FIELDS, sides=_D4,
+                  max_examples=10,
                   notes="J is the 50-digit numerical Jacobian of M ↦ vec f̃(M)")
 claims.inequality("attention_pruning.aux.grad_bound", "‖∇L(M)‖_F ≤ 3√n·R³ + λd", hypotheses=HYP,
-                  instances=lambda: pruning_instances(max_n=4, max_d=3), max_examples=15,
+                  instances=lambda: pruning_instances(max_n=4, max_d=3), fields=INSTANCE_FIELDS, max_examples=15,
                   sides=lambda X, W, M, lam, causal: (
                       linalg.norm2(numerical_gradient(X, W, M, lam, mask_of(X, causal))),
                       3 * mp.sqrt(X.rows) * O.radius(X, W) ** 3 + lam * X.cols),

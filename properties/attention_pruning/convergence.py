@@ -22,9 +22,10 @@ from oracle import linalg
 from ..toolkit import ClaimSet, Outcome, float_outcome, le, require, start_dps, to_oracle, worst_pair
 from ..toolkit.strategies import dims, matrices, scalars, vectors
 from .gradients import mask_of
-from .strategies import any_matrices, pruning_instances
+from .strategies import INSTANCE_FIELDS, any_matrices, pruning_instances
 
-__all__ = ["assumptions_practical_repair", "claims", "lem5_5", "pl_instances", "thm4_1", "thm4_1_instances"]
+__all__ = ["PL_FIELDS", "THM4_1_FIELDS", "assumptions_practical_repair", "claims", "lem5_5", "pl_instances", "thm4_1",
+           "thm4_1_instances"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -84,6 +85,9 @@ def _pl_data(X, W, M, mode, t):
     return lam, grad, c, consts
 
 
+PL_FIELDS = ("X", "W", "M", "λ mode", "t", "reading")
+"""A :func:`pl_instances` instance by name: λ = t·λ* ("star") or t/100 ("free"); the reading of Lemma 5.5."""
+
 # -- Lemma F.2 ----------------------------------------------------------------------------------
 
 def _F2_instances():
@@ -105,15 +109,17 @@ def _F2(X, W, M, causal, mode, t, *, part):
     return (nA ** 2 - alpha1, nAB ** 2) if part == 1 else (nA - alpha1, nAB)
 
 
+_F2_FIELDS = ("X", "W", "M", "causal", "λ mode", "t")
+"""Lemma F.2's instance by name: λ = t·λ* ("star") or λ = t ("free")."""
 _F2_HYP = ("A := W∘(Xᵀp(M)X), B := λM, M ∈ [0,1]^{d×d}, α1 = 6√n·max|W|·‖X‖_F²·λd; λ drawn, or λ = t·λ* "
            "(λ* ≥ 0 minimises ‖A + λM‖_F: the hardest λ for the drawn M)")
 claims.inequality("attention_pruning.lemF2.p1", "‖A + B‖_F² ≥ ‖A‖_F² − α1", hypotheses=_F2_HYP,
-                  instances=_F2_instances,
+                  instances=_F2_instances, fields=_F2_FIELDS,
                   sides=lambda *a: _F2(*a, part=1))
 claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F − α1 (the form the PL proof uses)",
                   hypotheses=_F2_HYP, expected="falsified",
                   instances=lambda: pl_instances(modes=("star",), log10_s=(-2.0, -1.0)).map(
-                      lambda a: (a[0], a[1], a[2], False, a[3], a[4])),
+                      lambda a: (a[0], a[1], a[2], False, a[3], a[4])), fields=_F2_FIELDS,
                   sides=lambda *a: _F2(*a, part=2),
                   notes="Spec CE-B: at a stationary point A = −B and ‖B‖_F = λ‖M‖_F > α1 when 6√n·d·max|W|·‖X‖_F² "
                         "< ‖M‖_F; true with the side condition ‖A‖_F² ≥ α1 (the proof's √α1 ≤ α1 needs α1 ≥ 1).")
@@ -128,7 +134,8 @@ def _F2_repair(X, W, M, causal, mode, t):
 
 
 claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F − λ‖M‖_F always, and ‖A + B‖_F ≥ ‖A‖_F − √α1 when "
-                  "‖A‖_F² ≥ α1", hypotheses=_F2_HYP, repair=True, instances=_F2_instances, sides=_F2_repair,
+                  "‖A‖_F² ≥ α1", hypotheses=_F2_HYP, repair=True, instances=_F2_instances, fields=_F2_FIELDS,
+                  sides=_F2_repair,
                   notes="The spec's true versions (§5.6): the first is the triangle inequality with ‖B‖_F = λ‖M‖_F; the "
                         "second follows from lemF2.p1 (‖A + B‖² ≥ ‖A‖² − α1) and factF1.p1 (ii) (√(a − b) ≥ √a − √b "
                         "for a ≥ b ≥ 0).")
@@ -150,11 +157,12 @@ def _F4_instances(draw):
 
 claims.inequality("attention_pruning.lemF4", "XXᵀ ⪰ βI ⇒ ‖XᵀBX‖_F ≥ β‖B‖_F for all B ∈ R^{n×n}",
                   hypotheses="X ∈ R^{n×d}, n ≤ d, β := λ_min(XXᵀ) (the largest admissible β)", instances=_F4_instances,
+                  fields=("X", "B"),
                   sides=lambda X, B: (min(linalg.eigvalsh(X * X.T)) * linalg.norm2(B), linalg.norm2(X.T * B * X)))
 claims.inequality("attention_pruning.lemF5", "min_ij|A_ij|·‖B‖_F ≤ ‖A∘B‖_F ≤ max_ij|A_ij|·‖B‖_F",
                   hypotheses="A, B ∈ R^{n×d}",
                   instances=lambda: st.tuples(dims(1, 4), dims(1, 4)).flatmap(
-                      lambda rc: st.tuples(any_matrices(*rc), any_matrices(*rc))),
+                      lambda rc: st.tuples(any_matrices(*rc), any_matrices(*rc))), fields=("A", "B"),
                   sides=lambda A, B: worst_pair((O.min_abs(A) * linalg.norm2(B), linalg.norm2(linalg.entrywise(A, B))),
                                                 (linalg.norm2(linalg.entrywise(A, B)), O.max_abs(A) * linalg.norm2(B))))
 
@@ -178,7 +186,7 @@ claims.inequality("attention_pruning.lemF6", "‖f∘b − ⟨f,b⟩f‖₂ = �
                              "⟨b,1_n⟩ = 0 (the drawn vector minus its mean, exactly)",
                   instances=lambda: dims(1, 5).flatmap(lambda n: st.tuples(vectors(st.just(n), max_abs=3.0), vectors(st.just(n)),
                                                                              st.booleans())),
-                  sides=_F6)
+                  fields=("z", "b₀", "uniform"), sides=_F6)
 
 
 def _support_min(ft, Mc):
@@ -190,20 +198,24 @@ claims.inequality("attention_pruning.lemF7", "‖p(M)‖_F ≥ δ‖c(M)‖_F",
                   hypotheses="f̃ ∈ [0,1]^{n×n}, f̃1 = 1, min f̃ ≥ δ > 0 (δ := min of f̃ over its support: all entries "
                              "for the non-causal loss, {i ≥ j} for the causal one, the spec's valid generalisation)",
                   instances=lambda: pruning_instances(max_n=5, max_d=3),
+                  fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (lambda Mc: (
                       _support_min(O.f_tilde(X, W, M, Mc), Mc) * linalg.norm2(O.unit_c(X, W, M, Mc)),
                       linalg.norm2(O.p_parts(X, W, M, Mc)[2])))(mask_of(X, causal)))
 claims.inequality("attention_pruning.lemF8", "‖c(M)_i‖₂ ≤ 2 for all i (so ‖c‖_F ≤ 2√n and ‖p1‖_F ≤ 2√n)",
                   hypotheses="M ∈ [0,1]^{d×d}, causal or not", instances=lambda: pruning_instances(max_n=5, max_d=3),
+                  fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (lambda c: (max(linalg.norm2(c[i, :]) for i in range(c.rows)),
                                                                  mp.mpf(2)))(O.unit_c(X, W, M, mask_of(X, causal))))
 claims.inequality("attention_pruning.lemF9", "‖p2(M)‖_F ≤ √n", hypotheses="M ∈ [0,1]^{d×d}, causal or not",
                   instances=lambda: pruning_instances(max_n=5, max_d=3),
+                  fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(O.p_parts(X, W, M, mask_of(X, causal))[1]),
                                                       mp.sqrt(X.rows)))
 claims.inequality("attention_pruning.aux.A_upper", "‖W∘(Xᵀp(M)X)‖_F ≤ 3√n·max|W|·‖X‖_F²",
                   hypotheses="M ∈ [0,1]^{d×d}, causal or not (the chain F.5, F.8, F.9)",
                   instances=lambda: pruning_instances(max_n=5, max_d=3),
+                  fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(_A(X, W, M, mask_of(X, causal))),
                                                       3 * mp.sqrt(X.rows) * O.max_abs(W) * mp.fsum(v * v for v in X)))
 
@@ -228,7 +240,7 @@ claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL
              "μ = 2·min|W|·β·δ, ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
              hypotheses="XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 "
                         "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
-             instances=pl_instances, expected="falsified",
+             instances=pl_instances, fields=PL_FIELDS, expected="falsified",
              notes="Both readings are searched (the reading is part of the instance; tests search each alone). "
                    "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).")(lem5_5)
 
@@ -241,12 +253,13 @@ def _corrected(X, W, M, mode, t, reading):
 
 claims.inequality("attention_pruning.lem5.5.corrected", "(sq) ‖∇L(M)‖_F² ≥ κ²‖c(M)‖_F² − α1; (lin) ‖∇L(M)‖_F ≥ "
                   "κ‖c(M)‖_F − λ‖M‖_F, κ = min|W|·β·δ", hypotheses="as lem5.5, plus M ∈ [0,1]^{d×d}",
-                  instances=pl_instances, sides=_corrected)
+                  instances=pl_instances, fields=PL_FIELDS, sides=_corrected)
 
 
 claims.inequality("attention_pruning.lem5.5", "corrected PL inequality: (sq) ‖∇L(M)‖_F² ≥ ½μ'(‖c(M)‖_F² − ξ') with "
                   "μ' = 2κ², ξ' = α1/κ²; (lin) ‖∇L(M)‖_F ≥ κ‖c(M)‖_F − λ‖M‖_F; κ = min|W|·β·δ",
-                  hypotheses="as lem5.5, plus M ∈ [0,1]^{d×d}", instances=pl_instances, sides=_corrected, repair=True,
+                  hypotheses="as lem5.5, plus M ∈ [0,1]^{d×d}", instances=pl_instances, fields=PL_FIELDS, sides=_corrected,
+                  repair=True,
                   notes="The spec's lem5.5.corrected (derived; both forms; (sq) attained with equality at CE-A): the "
                         "proof chain holds with squared constants in the squared form and with λ‖M‖_F in place of α1 "
                         "in the linear one.")
@@ -278,7 +291,7 @@ claims.inequality("attention_pruning.thm5.2", "GD with fixed η < 1/L on an L-sm
                   hypotheses="L of Def 3.2/1.2, η = t/L with L of Thm 5.4 (t ∈ (0, 1]), T ≤ 30 steps from M0 ∈ [0,1]^{d×d}",
                   instances=lambda: st.tuples(pruning_instances(max_n=3, max_d=2), scalars(0.05, 1.0),
                                               st.integers(1, 30)).map(lambda a: (*a[0], a[1], a[2])),
-                  sides=_descent, max_examples=10,
+                  fields=("X", "W", "M0", "λ", "causal", "η·L", "T"), sides=_descent, max_examples=10,
                   notes="Theorem 5.2 is the cited framework's; given PL, its proof is this descent inequality "
                         "summed (the PL premise itself is judged by lem5.5, which fails).")
 
@@ -286,6 +299,9 @@ claims.inequality("attention_pruning.thm5.2", "GD with fixed η < 1/L on an L-sm
 # -- Theorem 4.1 ---------------------------------------------------------------------------------
 
 _T_CAP = 8000
+
+THM4_1_FIELDS = ("X", "W", "M0", "λ", "η·L", "θ", "reading")
+"""A :func:`thm4_1_instances` instance by name: η = (η·L)/L with L of Thm 5.4, ε = θ·g(M0)/n²."""
 
 
 @st.composite
@@ -358,7 +374,7 @@ claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 r
              "(reading A: g = ‖c‖_F²; reading B: g = ‖c‖_F)",
              hypotheses="XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, "
                         "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
-             instances=thm4_1_instances, expected="falsified", max_examples=5,
+             instances=thm4_1_instances, fields=THM4_1_FIELDS, expected="falsified", max_examples=5,
              notes="The run is exact (mpmath at the working precision) for up to 8000 steps; costlier instances are "
                    "rejected.  Spec CE-A' and CE-B.")(thm4_1)
 
@@ -394,7 +410,8 @@ def _thm4_1_corrected(inst, impl):
 claims.check("attention_pruning.thm4.1.corrected", "With μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
              "trajectory and iterates in [0,1]^{d×d}: T' = 4L(M0)/(ημ'εn²) gives min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ ξ'/n² + ε",
              hypotheses="as thm4.1 (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
-             instances=lambda: thm4_1_instances(readings=("A",)), uses=("attention_pruning_gd_trace",), max_examples=5,
+             instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
+             max_examples=5,
              notes="T' ∝ 1/κ² is out of reach of an exact run in the ci budget: the trajectory is the implementation's "
                    "Algorithm 1 (float64, through the adapter attention_pruning_gd_trace, itself compared with the "
                    "exact run), judged in float64 with δ taken over that trajectory.")(_thm4_1_corrected)
@@ -402,7 +419,8 @@ claims.check("attention_pruning.thm4.1.corrected", "With μ' = 2κ², ξ' = α1/
 claims.check("attention_pruning.thm4.1", "corrected: with μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
              "trajectory and iterates in [0,1]^{d×d}, T' = 4L(M0)/(ημ'εn²) iterations give min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ "
              "ξ'/n² + ε", hypotheses="as thm4.1.corrected (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
-             instances=lambda: thm4_1_instances(readings=("A",)), uses=("attention_pruning_gd_trace",), max_examples=5,
+             instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
+             max_examples=5,
              repair=True,
              notes="The spec's thm4.1.corrected (derived: Theorem 5.2 with lem5.5's corrected squared PL constants), "
                    "judged as that claim is (the implementation's float64 trajectory).")(_thm4_1_corrected)
@@ -420,7 +438,7 @@ claims.identity("attention_pruning.claim.xi_to_zero", "ξ → 0 as λ → 0 (ξ 
                 "ξ(λ) = λ·ξ(1) for both ξ_lem and ξ_thm)",
                 hypotheses="X ∈ R^{n×d} with n ≤ d and XXᵀ ≻ 0, min|W| > 0, δ ∈ (0, 1] fixed, λ ≥ 0",
                 instances=lambda: st.tuples(pl_instances(), scalars(0.01, 1.0), scalars(0.0, 10.0)).map(
-                    lambda a: (a[0][0], a[0][1], a[1], a[2])),
+                    lambda a: (a[0][0], a[0][1], a[1], a[2])), fields=("X", "W", "δ", "λ"),
                 sides=_xi_linear, notes="caveat (spec): δ is trajectory-dependent, so ξ at the end of a run is not "
                                         "a fixed multiple of λ")
 
@@ -450,7 +468,7 @@ claims.running_time("attention_pruning.claim.runtime", "with L(M0), μ, ε and R
 @claims.check("attention_pruning.claim.assumptions_practical", "the pruned attention matrix has every entry positive, "
               "which justifies δ > 0 (min_ij f̃(M)_ij ≥ δ > 0)",
               hypotheses="the loss of Def 3.2 (the one of Appendix B and the experiments: causal mask) or Def 1.2",
-              instances=lambda: pruning_instances(max_n=4, max_d=3), expected="falsified",
+              instances=lambda: pruning_instances(max_n=4, max_d=3), fields=INSTANCE_FIELDS, expected="falsified",
               notes="Under the causal mask f̃_ij = 0 for j > i, so δ = 0 whenever n ≥ 2.")
 def assumptions_practical(inst):
     X, W, M, lam, causal = (to_oracle(v) for v in inst)
@@ -462,7 +480,7 @@ def assumptions_practical(inst):
 @claims.check("attention_pruning.claim.assumptions_practical", "for the non-causal loss (Def 1.2, M_c = 1) every entry of "
               "the pruned attention matrix is positive, so δ = min_ij f̃(M)_ij > 0", repair=True,
               hypotheses="the loss of Def 1.2 (no mask); any X, W, M",
-              instances=lambda: pruning_instances(max_n=4, max_d=3).map(lambda a: (*a[:4], False)),
+              instances=lambda: pruning_instances(max_n=4, max_d=3).map(lambda a: (*a[:4], False)), fields=INSTANCE_FIELDS,
               notes="Each row of f̃ is a softmax of finite logits, so every entry is exp(·)/Σexp(·) > 0; under the "
                     "causal mask of Def 3.2 (the experiments' loss) no repair keeps δ > 0.")
 def assumptions_practical_repair(inst):

@@ -33,7 +33,7 @@ import numpy as np
 from ..toolkit import ClaimSet, float_outcome
 
 __all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "Grid", "claims", "figure2", "load_impl", "main",
-           "run_point"]
+           "pruned_weights", "run_point"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -73,8 +73,11 @@ def _problem(seed: int, n: int, d: int, variant: str):
 _CACHE: dict = {}
 
 
-def run_point(impl, seed: int, n: int, d: int, rho: float, lam: float, variant: str, steps: int) -> dict:
-    """Relative attention error of every method at one setting (memoised per implementation module)."""
+def pruned_weights(impl, seed: int, n: int, d: int, rho: float, lam: float, variant: str, steps: int):
+    """(X, W, {method: W_pruned}) at one setting: the data of :func:`_problem` and every method's pruned
+    weight matrix (M_bin∘W for ours, W̃_QW̃_Kᵀ for the baselines, with the scaling of ``variant``), as the
+    implementation ``impl`` returns them (memoised per implementation module); the certificates of the
+    ``emp.*`` claims enclose the errors of these very matrices."""
     key = (getattr(impl, "__name__", id(impl)), seed, n, d, rho, lam, variant, steps)
     if key in _CACHE:
         return _CACHE[key]
@@ -87,9 +90,14 @@ def run_point(impl, seed: int, n: int, d: int, rho: float, lam: float, variant: 
         "SparseGPT": impl.attention_pruning_sparsegpt(WQ, X, rho) @ impl.attention_pruning_sparsegpt(WK, X, rho).T * scale,
         "magnitude": impl.attention_pruning_binarize(np.abs(W), rho) * W,
     }
-    out = {m: float(impl.attention_pruning_relative_error(X, W, Wp, True)) for m, Wp in pruned.items()}
-    _CACHE[key] = out
-    return out
+    _CACHE[key] = X, W, {m: np.asarray(Wp, dtype=np.float64) for m, Wp in pruned.items()}
+    return _CACHE[key]
+
+
+def run_point(impl, seed: int, n: int, d: int, rho: float, lam: float, variant: str, steps: int) -> dict:
+    """Relative attention error of every method at one setting (float64, through the implementation)."""
+    X, W, pruned = pruned_weights(impl, seed, n, d, rho, lam, variant, steps)
+    return {m: float(impl.attention_pruning_relative_error(X, W, Wp, True)) for m, Wp in pruned.items()}
 
 
 def _mean(impl, grid: Grid, variant: str, **kw) -> dict:

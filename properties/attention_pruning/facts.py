@@ -13,6 +13,7 @@ from mpmath import mp
 
 from oracle import derivatives, linalg
 from oracle.attention_pruning import causal_mask, frob_inner, masked_softmax_attention, trace
+from oracle.ball import exact, rational_matrix
 from oracle.linalg import entrywise, exact_rank
 
 from ..toolkit import ClaimSet, le, to_oracle, worst_pair
@@ -36,29 +37,37 @@ def _second(X, Y, t):
     return X * t if t is not None else Y
 
 
+def _pair_objects(X, Y, t) -> dict:
+    """The statement's X and Y of a :func:`_pairs_or_parallel` instance, exactly (Y = t·X when t is drawn)."""
+    Xq = rational_matrix(X)
+    return {"X": Xq, "Y": Xq * exact(t) if t is not None else rational_matrix(Y)}
+
+
 # -- Fact A.1 (vector identities) -------------------------------------------------------------
 
 claims.identity("attention_pruning.factA1.a", "u∘v = diag(u)v = diag(v)u", hypotheses="u, v ∈ Rⁿ",
-                instances=lambda: vecs(2),
+                instances=lambda: vecs(2), fields=("u", "v"),
                 sides=lambda u, v: (stack(entrywise(u, v), entrywise(u, v)),
                                     stack(diag(u) * v, diag(v) * u)))
 claims.identity("attention_pruning.factA1.b", "⟨u,v⟩ = ⟨v,u⟩ = uᵀv = vᵀu", hypotheses="u, v ∈ Rⁿ",
-                instances=lambda: vecs(2),
+                instances=lambda: vecs(2), fields=("u", "v"),
                 sides=lambda u, v: (mp.matrix([dot(u, v)] * 3), mp.matrix([dot(v, u), (u.T * v)[0], (v.T * u)[0]])))
 claims.identity("attention_pruning.factA1.c", "⟨u,v⟩ = ⟨u∘v, 1_n⟩", hypotheses="u, v ∈ Rⁿ",
-                instances=lambda: vecs(2), sides=lambda u, v: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
+                instances=lambda: vecs(2), fields=("u", "v"),
+                sides=lambda u, v: (dot(u, v), dot(entrywise(u, v), ones(u.rows))))
 claims.identity("attention_pruning.factA1.d", "⟨u∘v,w⟩ = ⟨u∘w,v⟩ = ⟨w∘v,u⟩", hypotheses="u, v, w ∈ Rⁿ",
-                instances=lambda: vecs(3),
+                instances=lambda: vecs(3), fields=("u", "v", "w"),
                 sides=lambda u, v, w: (mp.matrix([dot(entrywise(u, v), w)] * 2),
                                        mp.matrix([dot(entrywise(u, w), v), dot(entrywise(w, v), u)])))
 claims.identity("attention_pruning.factA1.e", "uᵀ(v∘w) = uᵀdiag(v)w", hypotheses="u, v, w ∈ Rⁿ",
-                instances=lambda: vecs(3),
+                instances=lambda: vecs(3), fields=("u", "v", "w"),
                 sides=lambda u, v, w: ((u.T * entrywise(v, w))[0], (u.T * diag(v) * w)[0]))
 
 # -- Fact A.2 (matrix identities) -------------------------------------------------------------
 
 claims.identity("attention_pruning.factA2.a", "(X∘Y)ᵀ = Xᵀ∘Yᵀ", hypotheses="X, Y ∈ R^{n×d}",
-                instances=same_shape_pairs, sides=lambda X, Y: (entrywise(X, Y).T, entrywise(X.T, Y.T)))
+                instances=same_shape_pairs, fields=("X", "Y"),
+                sides=lambda X, Y: (entrywise(X, Y).T, entrywise(X.T, Y.T)))
 
 
 def _basis_product(X, i, j):
@@ -73,13 +82,13 @@ claims.identity("attention_pruning.factA2.b", "X∘e_ie_jᵀ = X_{ij}e_ie_jᵀ",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                     lambda rc: st.tuples(matrices(st.just(rc[0]), st.just(rc[1])), st.integers(0, rc[0] - 1),
                                          st.integers(0, rc[1] - 1))),
-                sides=_basis_product)
+                fields=("X", "i", "j"), sides=_basis_product)
 claims.identity("attention_pruning.factA2.c", "diag(u)Z diag(v) = (uvᵀ)∘Z",
                 hypotheses="u ∈ Rⁿ, v ∈ Rᵐ, Z ∈ R^{n×m} (the spec's u, v ∈ Rⁿ is the square case m = n)",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                     lambda rc: st.tuples(vectors(st.just(rc[0])), matrices(st.just(rc[0]), st.just(rc[1])),
                                          vectors(st.just(rc[1])))),
-                sides=lambda u, Z, v: (diag(u) * Z * diag(v), entrywise(u * v.T, Z)))
+                fields=("u", "Z", "v"), sides=lambda u, Z, v: (diag(u) * Z * diag(v), entrywise(u * v.T, Z)))
 
 
 def _outer_sum(X, Y):
@@ -90,7 +99,8 @@ def _outer_sum(X, Y):
 
 
 claims.identity("attention_pruning.factA2.d", "XYᵀ = Σ_{i∈[d]} X_{*,i}(Y_{*,i})ᵀ", hypotheses="X, Y ∈ R^{n×d}",
-                instances=same_shape_pairs, sides=_outer_sum)
+                instances=same_shape_pairs, fields=("X", "Y"),
+                sides=_outer_sum)
 
 
 def _column_sum(u, A):
@@ -104,7 +114,7 @@ def _column_sum(u, A):
 claims.identity("attention_pruning.factA2.e", "Σ_j u∘A_{*,j} = u∘Σ_j A_{*,j}", hypotheses="u ∈ Rⁿ, A ∈ R^{n×m}",
                 instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(
                     lambda rc: st.tuples(vectors(st.just(rc[0])), matrices(st.just(rc[0]), st.just(rc[1])))),
-                sides=_column_sum)
+                fields=("u", "A"), sides=_column_sum)
 
 # -- Fact A.3 (calculus rules), on concrete smooth functions, against numerical derivatives ---------
 
@@ -153,39 +163,43 @@ claims.identity("attention_pruning.factA3",
                 "d⟨f,g⟩ = ⟨df,g⟩ + ⟨f,dg⟩; d(f∘g) = df∘g + f∘dg; d exp(f) = exp(f)∘df; d(1/α) = −α⁻²dα",
                 hypotheses="f, g: Rᵏ → Rⁿ and α: Rᵏ → R differentiable, α ≠ 0 (here concrete: "
                            "f = P sin(Qt + r), g = P' cos(Q't) + r', α = ⟨exp(f), 1_n⟩ > 0)",
-                instances=_calculus_instances, sides=_calculus_sides, max_examples=10,
+                instances=_calculus_instances, fields=("P", "Q", "r", "P'", "Q'", "r'", "t₀"), sides=_calculus_sides,
+                max_examples=10,
                 notes="Every derivative on both sides is a numerical derivative (oracle.derivatives) of the "
                       "concrete functions: the rules are judged as relations between measured derivatives.")
 
 # -- Fact A.4 (trace and norm identities) -------------------------------------------------------
 
 claims.identity("attention_pruning.factA4.a", "‖X‖_F² = tr[XXᵀ]", hypotheses="X ∈ R^{n×d}",
-                instances=lambda: matrices(dims(1, 5), dims(1, 5)),
+                instances=lambda: matrices(dims(1, 5), dims(1, 5)), fields=("X",),
                 sides=lambda X: (mp.fsum(s ** 2 for s in linalg.singular_values(X)), trace(X * X.T)),
                 notes="‖X‖_F from the singular values, not from the entries")
 claims.identity("attention_pruning.factA4.b", "tr[XYᵀ] = tr[YᵀX]", hypotheses="X, Y ∈ R^{n×d}",
-                instances=same_shape_pairs, sides=lambda X, Y: (trace(X * Y.T), trace(Y.T * X)))
+                instances=same_shape_pairs, fields=("X", "Y"),
+                sides=lambda X, Y: (trace(X * Y.T), trace(Y.T * X)))
 claims.identity("attention_pruning.factA4.c", "‖diag(u)‖_F = ‖u‖₂", hypotheses="u ∈ Rⁿ",
-                instances=lambda: vecs(1), sides=lambda u: (frob(diag(u)), linalg.norm2(u)))
+                instances=lambda: vecs(1), fields=("u",),
+                sides=lambda u: (frob(diag(u)), linalg.norm2(u)))
 
 # -- Fact A.5 (norm facts) ----------------------------------------------------------------------
 
 claims.identity("attention_pruning.factA5.a", "‖aX‖_F = |a|‖X‖_F", hypotheses="a ∈ R, X ∈ R^{n×d}",
-                instances=lambda: st.tuples(scalars(-10.0, 10.0), matrices(dims(1, 5), dims(1, 5))),
+                instances=lambda: st.tuples(scalars(-10.0, 10.0), matrices(dims(1, 5), dims(1, 5))), fields=("a", "X"),
                 sides=lambda a, X: (frob(X * a), abs(a) * frob(X)))
 claims.inequality("attention_pruning.factA5.b", "‖X + Y‖ ≤ ‖X‖ + ‖Y‖ (triangle inequality)",
                   hypotheses="X, Y ∈ R^{n×d}; judged for both the Frobenius and the spectral norm",
-                  instances=lambda: _pairs_or_parallel(nonneg=True),
+                  instances=lambda: _pairs_or_parallel(nonneg=True), fields=("X", "Y", "t"), to_statement=_pair_objects,
                   sides=lambda X, Y, t: (lambda X, Y, sn: worst_pair(
                       (frob(X + Y), frob(X) + frob(Y)), (sn(X + Y), sn(X) + sn(Y))))(
                       X, _second(X, Y, t), linalg.spectral_norm))
 claims.inequality("attention_pruning.factA5.c", "|⟨X,Y⟩| ≤ ‖X‖_F‖Y‖_F", hypotheses="X, Y ∈ R^{n×d}",
-                  instances=lambda: _pairs_or_parallel(nonneg=False),
+                  instances=lambda: _pairs_or_parallel(nonneg=False), fields=("X", "Y", "t"), to_statement=_pair_objects,
                   sides=lambda X, Y, t: (abs(frob_inner(X, _second(X, Y, t))), frob(X) * frob(_second(X, Y, t))))
 claims.inequality("attention_pruning.factA5.d", "‖X∘Y‖_F ≤ ‖X‖_F‖Y‖_F", hypotheses="X, Y ∈ R^{n×d}",
-                  instances=same_shape_pairs, sides=lambda X, Y: (frob(entrywise(X, Y)), frob(X) * frob(Y)))
+                  instances=same_shape_pairs, fields=("X", "Y"),
+                  sides=lambda X, Y: (frob(entrywise(X, Y)), frob(X) * frob(Y)))
 claims.inequality("attention_pruning.factA5.e", "|X_{ij}| ≤ ‖X‖_F", hypotheses="X ∈ R^{n×d}, i ∈ [n], j ∈ [d]",
-                  instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(lambda rc: any_matrices(*rc)),
+                  instances=lambda: st.tuples(dims(1, 5), dims(1, 5)).flatmap(lambda rc: any_matrices(*rc)), fields=("X",),
                   sides=lambda X: (max(abs(x) for x in X), frob(X)),
                   notes="the largest |X_ij| over all i, j is judged")
 
@@ -209,7 +223,7 @@ def _ranked_matrices(draw):
 
 @claims.check("attention_pruning.factA5.f", "‖X‖ ≤ ‖X‖_F ≤ √k‖X‖, with k = rank X",
               hypotheses="X ∈ R^{n×d}; k its exact rank (Gaussian elimination over Q on the float64 entries)",
-              instances=_ranked_matrices)
+              instances=_ranked_matrices, fields=("X",))
 def factA5_f(inst):
     k = exact_rank(inst)
     X = to_oracle(inst)
@@ -220,7 +234,7 @@ def factA5_f(inst):
 claims.inequality("attention_pruning.factA5.g", "‖YZ‖_F ≤ ‖Y‖_F‖Z‖_F", hypotheses="Y ∈ R^{n×d}, Z ∈ R^{d×m}",
                   instances=lambda: st.tuples(dims(1, 4), dims(1, 4), dims(1, 4)).flatmap(
                       lambda ndm: st.tuples(any_matrices(ndm[0], ndm[1]), any_matrices(ndm[1], ndm[2]))),
-                  sides=lambda Y, Z: (frob(Y * Z), frob(Y) * frob(Z)))
+                  fields=("Y", "Z"), sides=lambda Y, Z: (frob(Y * Z), frob(Y) * frob(Z)))
 
 # -- Fact A.6 -----------------------------------------------------------------------------------
 
@@ -230,7 +244,7 @@ def _fro2(A):
 
 
 claims.identity("attention_pruning.factA6", "‖X+Y‖_F² = ‖X‖_F² + 2⟨X,Y⟩ + ‖Y‖_F²", hypotheses="X, Y ∈ R^{n×d}",
-                instances=same_shape_pairs,
+                instances=same_shape_pairs, fields=("X", "Y"),
                 sides=lambda X, Y: (_fro2(X + Y), _fro2(X) + 2 * frob_inner(X, Y) + _fro2(Y)),
                 scale=lambda X, Y: _fro2(X) + _fro2(Y),
                 notes="An algebraic expansion (no derivative in it): judged directly, with ‖·‖_F² taken from "
@@ -255,10 +269,17 @@ def _mvt_instances():
     return st.tuples(dims(2, 3), dims(1, 2)).flatmap(build)
 
 
+def _mvt_objects(X, W, pair, causal) -> dict:
+    """Fact E.1's objects, exactly: the points X = M, Y = M' of g = f̃ (whose data are X_data, W)."""
+    return {"X_data": rational_matrix(X), "W": rational_matrix(W), "X": rational_matrix(pair[0]),
+            "Y": rational_matrix(pair[1]), "causal": causal}
+
+
 @claims.check("attention_pruning.factE1", "‖g(Y) − g(X)‖_F ≤ sup_{t∈[0,1]} ‖J_g(X + t(Y − X))‖ · ‖Y − X‖_F",
               hypotheses="g: R^{d×d} → R^{n×n} continuously differentiable (here g = f̃, Def B.3, causal or "
                          "not); X, Y ∈ [0,1]^{d×d}",
-              instances=_mvt_instances, max_examples=8,
+              instances=_mvt_instances, fields=("X_data", "W", "(X, Y)", "causal"), to_statement=_mvt_objects,
+              max_examples=8,
               notes="J_g is the numerical Jacobian (oracle.derivatives) of M ↦ vec f̃(M).  The sup is bounded "
                     "below by the largest ‖J_g‖ at t ∈ {0, 1, t*}, t* the point of a 9-point grid where the "
                     "derivative of t ↦ ⟨g(Y) − g(X), g(X + t(Y − X))⟩ is largest; so a verdict 'holds' "
@@ -317,7 +338,7 @@ def _product_chains(draw):
               hypotheses="f_i L_i-Lipschitz (‖·‖_F), ‖f_i(z)‖_F ≤ R_i with R_i ≥ 1 on the segment [x, y]; here "
                          "f_i(x) = unvec(G_i x) + C_i with L_i := ‖G_i‖ (its exact Lipschitz constant) and "
                          "R_i := max(1, ‖f_i(x)‖_F, ‖f_i(y)‖_F) (the max over the segment, by convexity)",
-              instances=_product_chains)
+              instances=_product_chains, fields=("hadamard", "shapes", "(G_i, C_i)", "x", "y"))
 def factE2(inst):
     hadamard_mode, shapes, maps, xa, ya = inst
     x, y = to_oracle(xa), to_oracle(ya)
@@ -357,9 +378,17 @@ def _factF1_p1(s, t, equal):
     return worst_pair((mp.sqrt(a1), a1), (mp.sqrt(a) - mp.sqrt(b), mp.sqrt(a - b)))
 
 
+def _factF1_p1_objects(s, t, equal) -> dict:
+    """The statement's numbers, exactly: a = 1 + s in (i); a ≥ b ≥ 0 (the drawn pair, sorted) in (ii)."""
+    s, t = exact(s), exact(t)
+    a, b = (max(s, t), min(s, t)) if not equal else (s, s)
+    return {"a (i)": 1 + s, "a (ii)": a, "b (ii)": b}
+
+
 claims.inequality("attention_pruning.factF1.p1", "(i) a ≥ 1 ⇒ √a ≤ a; (ii) a ≥ b ≥ 0 ⇒ √(a − b) ≥ √a − √b",
                   hypotheses="(i) a ≥ 1 (a := 1 + s, s ≥ 0); (ii) a ≥ b ≥ 0 (the drawn pair, sorted)",
-                  instances=_sqrt_pairs, sides=_factF1_p1,
+                  instances=_sqrt_pairs, fields=("s", "t", "equal"), to_statement=_factF1_p1_objects,
+                  sides=_factF1_p1,
                   notes="Both candidate readings of the unrecovered display are judged; the worse one counts.")
 
 
@@ -371,10 +400,19 @@ def _factF1_p2(s, t, equal):
     return abs(a) - abs(b), mp.sqrt(a * a - b * b)
 
 
+def _factF1_p2_objects(s, t, equal) -> dict:
+    """The statement's a and b, exactly (|a| ≥ |b|: the drawn pair ordered by magnitude, or b = −a)."""
+    s, t = exact(s), exact(t)
+    if equal:
+        return {"a": s, "b": -s}
+    a, b = (s, t) if abs(s) >= abs(t) else (t, s)
+    return {"a": a, "b": b}
+
+
 claims.inequality("attention_pruning.factF1.p2", "|a| ≥ |b| ⇒ √(a² − b²) ≥ |a| − |b|",
                   hypotheses="a, b ∈ R with |a| ≥ |b| (the drawn pair, ordered by magnitude; sometimes |b| = |a|)",
                   instances=lambda: st.tuples(*[st.one_of(st.just(0.0), scalars(-100.0, 100.0))] * 2, st.booleans()),
-                  sides=_factF1_p2)
+                  fields=("s", "t", "equal"), to_statement=_factF1_p2_objects, sides=_factF1_p2)
 
 
 def _sandwich_instances():
@@ -385,10 +423,20 @@ def _sandwich_instances():
     return st.tuples(dims(1, 5), dims(1, 4)).flatmap(build)
 
 
+def _sandwich_objects(beta, G, B) -> dict:
+    """Fact F.3's objects, exactly: A = βI + GGᵀ (G may have no column: A = βI), β and B."""
+    n = B.shape[0]
+    A = rational_matrix(np.eye(n)) * exact(beta)
+    if G.size:
+        Gq = rational_matrix(G)
+        A += Gq * Gq.transpose()
+    return {"A": A, "β": exact(beta), "B": rational_matrix(B)}
+
+
 @claims.check("attention_pruning.factF3", "A ⪰ βI ⇒ tr[BᵀAB] ≥ β·tr[BᵀB]",
               hypotheses="A ∈ Rⁿˣⁿ symmetric with A ⪰ βI (A := βI + GGᵀ, G ∈ R^{n×r}, r ≤ n, formed exactly), "
                          "β ∈ R (the paper's β > 0 is a special case), B ∈ R^{n×m}",
-              instances=_sandwich_instances)
+              instances=_sandwich_instances, fields=("β", "G", "B"), to_statement=_sandwich_objects)
 def factF3(inst):
     beta_f, G_f, B_f = inst
     beta, B = to_oracle(beta_f), to_oracle(B_f)

@@ -14,7 +14,7 @@ from oracle import attention_pruning as O
 from oracle import derivatives, linalg
 
 from ..toolkit import ClaimSet
-from .strategies import pruning_instances
+from .strategies import INSTANCE_FIELDS, pruning_instances
 
 __all__ = ["B1", "B2", "claims", "jacobian_in_M", "mask_of", "numerical_gradient"]
 
@@ -156,7 +156,7 @@ _CASES = [
 ]
 
 for _id, _statement, _sides in _CASES:
-    claims.identity(_id, _statement, hypotheses=HYP, instances=_small, sides=_sides, max_examples=8,
+    claims.identity(_id, _statement, hypotheses=HYP, instances=_small, fields=INSTANCE_FIELDS, sides=_sides, max_examples=8,
                     notes="left side: 50-digit numerical derivative in M (oracle.derivatives); all (i0, j0, i1, j1) "
                           "entries stacked")
 
@@ -185,15 +185,15 @@ def _lemC3(X, W, M, lam, causal):
 
 claims.identity("attention_pruning.lemC2", "C1^{(i0,j0)} = c_{i0,j0}f̃_{i0,j0}·W∘(x_{i0}x_{j0}ᵀ), and C1(M) = "
                 "Σ_{i0,j0}C1^{(i0,j0)} = W∘(Xᵀp1(M)X)", hypotheses=HYP,
-                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), sides=_lemC2,
+                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), fields=INSTANCE_FIELDS, sides=_lemC2,
                 notes="each block entrywise against B1 (spec def.B), and the sum against the matrix form")
 claims.identity("attention_pruning.lemC3", "C2(M) = Σ C2^{(i0,j0)} = −W∘(Xᵀp2(M)X)", hypotheses=HYP,
-                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), sides=_lemC3)
+                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), fields=INSTANCE_FIELDS, sides=_lemC3)
 claims.identity("attention_pruning.lemC4", "C3(M) = [B3]_{i1,j1} = λM", hypotheses=HYP,
-                instances=_small, sides=_lemB14, max_examples=8,
+                instances=_small, fields=INSTANCE_FIELDS, sides=_lemB14, max_examples=8,
                 notes="C3 as the matrix of numerical partial derivatives of L_reg = (λ/2)‖M‖_F²")
 claims.identity("attention_pruning.thm5.3", "∇_M L(M) = W∘(Xᵀp(M)X) + λM, p as in Def C.1", hypotheses=HYP + "; none else",
-                instances=_small,
+                instances=_small, fields=INSTANCE_FIELDS,
                 sides=lambda X, W, M, lam, causal: (numerical_gradient(X, W, M, lam, mask_of(X, causal)),
                                                     O.gradient_closed_form(X, W, M, lam, mask_of(X, causal))),
                 max_examples=10, notes="left: 50-digit numerical gradient of the loss; right: the paper's closed form")

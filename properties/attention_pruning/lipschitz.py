@@ -13,7 +13,7 @@ from oracle import linalg
 
 from ..toolkit import ClaimSet
 from .gradients import mask_of
-from .strategies import pruning_pairs
+from .strategies import PAIR_FIELDS, pruning_pairs
 
 __all__ = ["claims"]
 
@@ -54,11 +54,12 @@ _CASES = [
 ]
 
 for _id, _statement, _fn, _key in _CASES:
-    claims.lipschitz(_id, _statement, hypotheses=HYP, instances=pruning_pairs, value=_value(_fn), constant=_const(_key))
+    claims.lipschitz(_id, _statement, hypotheses=HYP, instances=pruning_pairs, fields=PAIR_FIELDS, value=_value(_fn),
+                     constant=_const(_key))
 
 claims.lipschitz("attention_pruning.thm5.4", "∇_M L is L-Lipschitz: ‖∇L(M) − ∇L(M')‖_F ≤ L‖M − M'‖_F with "
                  "L = 16n^{2.5}dR⁶ + λ (the constant of the proof chain E.3 → E.8; the paper's display is not recovered)",
-                 hypotheses=HYP, instances=pruning_pairs,
+                 hypotheses=HYP, instances=pruning_pairs, fields=PAIR_FIELDS,
                  value=_value(lambda X, W, lam, Mc, M: O.gradient_closed_form(X, W, M, lam, Mc)), constant=_const("L"),
                  notes="∇L by the closed form of Thm 5.3, which thm5.3 judges against 50-digit numerical gradients; "
                        "numerical gradients of near pairs would cost d² derivatives twice per example")

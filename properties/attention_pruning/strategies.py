@@ -13,6 +13,8 @@ from hypothesis.extra import numpy as hnp
 from ..toolkit.strategies import dims, elements, matrices, scalars, vectors
 
 __all__ = [
+    "INSTANCE_FIELDS",
+    "PAIR_FIELDS",
     "any_matrices",
     "pruning_instances",
     "pruning_pairs",
@@ -51,6 +53,13 @@ def _snap(lo: float, hi: float):
 def unit_matrices(r: int, c: int):
     """Entries in [0, 1] (the theory's mask domain), with the endpoints 0 and 1 drawn often."""
     return hnp.arrays(np.float64, (r, c), elements=st.one_of(st.just(0.0), st.just(1.0), _snap(0.0, 1.0)))
+
+
+INSTANCE_FIELDS = ("X", "W", "M", "λ", "causal")
+"""The names of a :func:`pruning_instances` instance's elements (issue 22: counterexamples by name)."""
+
+PAIR_FIELDS = ("X", "W", "λ", "causal", "M", "M'")
+"""The names of a :func:`pruning_pairs` instance's elements."""
 
 
 @st.composite
