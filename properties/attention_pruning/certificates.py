@@ -31,6 +31,11 @@ def _entries(q):
     return [q[i, j] for i in range(q.nrows()) for j in range(q.ncols())]
 
 
+def _sq(x: arb) -> arb:
+    """x² as x·x (``arb`` powers go through exp∘log, which is nan on a ball around 0)."""
+    return x * x
+
+
 def _fro2(q) -> fmpq:
     """‖q‖_F² of an exact matrix, exactly."""
     return sum((x * x for x in _entries(q)), fmpq(0))
@@ -97,7 +102,7 @@ def _lemF2_p2_repair(inst, hints):
     ‖A + B‖_F − ‖A‖_F is exactly 0 by A + 0 = A, so the slack is an exact 0 (equality, proven exactly)."""
     X, W, M, t, A, lam = _f2_terms(inst)
     gap = arb(0) if lam.is_zero() else B.frob(_grid(A, _scaled(M, lam))) - B.frob(A)
-    alpha1, nA2 = _alpha1(X, W, lam), B.frob(A) ** 2
+    alpha1, nA2 = _alpha1(X, W, lam), _sq(B.frob(A))
     slacks = [gap + lam * B.frob(M)]
     if nA2 >= alpha1:
         slacks.append(gap + alpha1.sqrt())
@@ -132,7 +137,7 @@ def _lem5_5(inst, hints):
     mu = 2 * k["κ"]
     xi = 2 * k["α1"] / mu
     if inst["reading"] == "A":
-        return Evidence("≥", k["grad"] ** 2, mu / 2 * (k["c"] ** 2 - xi), premises=premises,
+        return Evidence("≥", _sq(k["grad"]), mu / 2 * (_sq(k["c"]) - xi), premises=premises,
                         what="‖∇L(M)‖_F² against ½μ(‖c(M)‖_F² − ξ_lem) (reading A)")
     return Evidence("≥", k["grad"], mu / 2 * (k["c"] - xi), premises=premises,
                     what="‖∇L(M)‖_F against ½μ(‖c(M)‖_F − ξ_lem) (reading B)")
@@ -143,7 +148,7 @@ def _lem5_5(inst, hints):
 def _lem5_5_repair(inst, hints):
     """lem5.5 corrected: (sq) ‖∇L‖² ≥ κ²‖c‖² − α1 and (lin) ‖∇L‖ ≥ κ‖c‖ − λ‖M‖_F; the smaller slack > 0."""
     k, premises = _pl_terms(inst)
-    sq = k["grad"] ** 2 - (k["κ"] ** 2 * k["c"] ** 2 - k["α1"])
+    sq = _sq(k["grad"]) - (_sq(k["κ"] * k["c"]) - k["α1"])
     lin = k["grad"] - (k["κ"] * k["c"] - k["λ"] * k["‖M‖"])
     return Evidence("≥", B.minimum([sq, lin]), arb(0), premises=premises,
                     what="min of the slacks ‖∇L‖_F² − (κ²‖c‖_F² − α1) (sq) and ‖∇L‖_F − (κ‖c‖_F − λ‖M‖_F) (lin)")
@@ -174,7 +179,7 @@ def _thm4_1(inst, hints):
     xi_mu = 12 * arb(n) ** -1.5 * arb(B.max_abs(W) * _fro2(X) * X.ncols() * lam)  # ξ_thm·μ
     delta = best = eps = L0 = None
     for t, _M, ft, c in B.gd_steps(X, W, M0, lam, eta):
-        c2 = B.frob(c) ** 2
+        c2 = _sq(B.frob(c))
         g = c2 if squared else c2.sqrt()
         if t == 0:
             L0 = c2 / 2 + arb(lam * _fro2(M0)) / 2
@@ -206,13 +211,13 @@ def _thm4_1_repair(inst, hints):
     alpha1 = _alpha1(X, W, arb(lam))
     delta = eps = L0 = None
     for t, _M, ft, c in B.gd_steps(X, W, M0, lam, eta):
-        g = B.frob(c) ** 2 / n ** 2
+        g = _sq(B.frob(c)) / n ** 2
         low = B.minimum(v for row in ft for v in row)
         if t == 0:
             L0 = g * n ** 2 / 2 + arb(lam * _fro2(M0)) / 2
             eps, delta = arb(theta) * g, low
         delta = delta.min(low)
-        kappa2 = (kappa1 * delta) ** 2
+        kappa2 = _sq(kappa1 * delta)
         bound = alpha1 / kappa2 / n ** 2 + eps
         horizon = 4 * L0 / (eta * 2 * kappa2 * eps * n ** 2)  # T'(δ_t)
         if g < bound or horizon < t or t >= _STEP_CAP:
@@ -243,7 +248,7 @@ def _fitted_exponent(inst) -> Evidence:
     xs = [arb(v).log() for v in _entries(inst["d"])]
     ys = [arb(v).log() for v in _entries(inst["count"])]
     mx, my = sum(xs, arb(0)) / len(xs), sum(ys, arb(0)) / len(ys)
-    slope = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), arb(0)) / sum(((x - mx) ** 2 for x in xs), arb(0))
+    slope = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), arb(0)) / sum((_sq(x - mx) for x in xs), arb(0))
     return Evidence("≤", slope, arb(inst["claimed exponent"]) + arb(inst["slack"]),
                     what="fitted exponent of the counts against the claimed exponent + slack",
                     premises=[Fact("counts and sizes positive", "exact rational comparison",

@@ -47,8 +47,9 @@ def maximum(values) -> arb:
 
 
 def frob(a) -> arb:
-    """‖a‖_F of a matrix given as rows of balls (or an exact/ball matrix)."""
-    return sum((x * x for row in _rows(a) for x in row), arb(0)).sqrt()
+    """‖a‖_F of a matrix given as rows of balls (or an exact/ball matrix); the sum of squares is cut to its
+    nonnegative part before the root (it is ≥ 0; a ball around 0 would otherwise give nan)."""
+    return sum((x * x for row in _rows(a) for x in row), arb(0)).nonnegative_part().sqrt()
 
 
 def inner(a, b) -> arb:
@@ -125,7 +126,8 @@ def loss_gradient(X: fmpq_mat, W: fmpq_mat, M: fmpq_mat, lam, causal: bool) -> l
             dS = [[arb(Xr[i][a] * Wr[a][b] * Xr[j][b]) for j in range(n)] for i in range(n)]
             ser = [[arb_series([S[i][j], dS[i][j]], prec=2) for j in range(n)] for i in range(n)]
             ft = _softmax_rows(ser, causal)
-            rec = sum(((ft[i][j] - f[i][j]) ** 2 for i in range(n) for j in range(n)), arb_series([0], prec=2))
+            rec = sum(((ft[i][j] - f[i][j]) * (ft[i][j] - f[i][j]) for i in range(n) for j in range(n)),
+                      arb_series([0], prec=2))
             m_ab = arb_series([arb(Mr[a][b]), 1], prec=2)
             total = rec / 2 + (m_ab * m_ab) * (lam / 2)
             grad[a][b] = total[1]  # the terms of ‖M‖² other than M_ab do not vary along M_ab
