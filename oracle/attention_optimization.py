@@ -18,13 +18,13 @@ from mpmath import mp
 
 from . import derivatives
 from .linalg import diag, dot, entrywise, exp_entrywise, kron
-from .precision import UndecidableError, as_float_array, check_int, check_mp, to_mp
+from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
            "loss_matrix_form", "multiple_softmax_loss", "softmax_matrix", "u_row", "vec_cols", "vec_row",
            "L_half", "B_x_paper", "gradient_x", "gradient_y", "B_xy_paper", "grad_x_matrix_form", "grad_y_matrix_form",
            "B_x_true", "B_xy_true", "G_nine", "G_xy_four", "L_reg_xy", "L_tot", "READINGS", "gradient_tot",
-           "hessian_blocks", "hessian_entry_xx", "MAX_PREC_FACTOR",
+           "hessian_blocks", "hessian_entry_xx",
            "hessian_xx", "hessian_xy", "hessian_yy", "hessian_tot", "hessian_xx_paper", "hessian_xy_paper", "instance",
            "reg_hessian", "unvec_cols", "minimiser"]
 
@@ -278,68 +278,18 @@ def _z_fn(A1, A2, A3, B, w, reading, x, y):
     return lambda z: L_tot(A1, A2, A3, B, w, z[0:k, 0], z[k:2 * k, 0], reading)
 
 
-#: the caller's precision T is raised at most to MAX_PREC_FACTOR·T to resolve a Hessian block (then UndecidableError).
-MAX_PREC_FACTOR = 8
-#: bits by which the zero floor must lie below the accuracy 2^-T·max|block| of a resolved block.
-_RESOLVE_MARGIN = 8
-
-
-def _resolved(fn, z, blocks_of, accuracy=None):
-    """Derivatives ``blocks_of(fn, z)`` (a list of mp.matrix blocks of first or second derivatives) of the loss
-    ``fn`` ≥ 0, each block resolved to the caller's precision T relative to its own largest entry.
-
-    :mod:`oracle.derivatives` guarantees T bits per entry only above its zero floor 2^-Z·F, Z ≥ 2T + ZERO_BITS,
-    F the largest |fn| on the stencil (≤ 2·fn(z) for a loss ≥ 0 at steps 2^-(T+16) that move it by far less);
-    a loss of 5e299 (B = 1e150) put that floor near 1e120, and H_yy = 1 came back as 0 while H_xx, of entries
-    near 1e150, was right.  So here the precision is raised until the floor lies 2^-_RESOLVE_MARGIN below
-    2^-T·max|block| for every block, and, for a block whose entries are all 0, until it is the floor of a loss
-    of 1 at T bits, 2^-(2T + ZERO_BITS) (the absolute accuracy of an all-zero answer), up to MAX_PREC_FACTOR·T
-    bits; beyond, :class:`~oracle.UndecidableError`.  With ``accuracy`` (a positive number), the floor must also
-    be below it: every entry is then within ``accuracy`` of the true one, what a judge with an entrywise
-    tolerance needs (an entry far smaller than its block's largest is not resolved by the relative rule).
-    Entries are returned at T bits.
-    """
-    if accuracy is not None:
-        accuracy = check_mp(accuracy, "accuracy", ndim=0)
-        if accuracy <= 0:
-            raise ValueError(f"accuracy={accuracy} must be > 0")
-    T = mp.prec
-    prec = T
-    while True:
-        with mp.workprec(prec):
-            blocks = blocks_of(fn, z)
-            F = 2 * abs(fn(z))
-        tops = [max(abs(H[i, j]) for i in range(H.rows) for j in range(H.cols)) for H in blocks]
-        floor = mp.ldexp(F, -2 * prec - derivatives.ZERO_BITS)
-        need = prec
-        for top in tops:
-            # a block is resolved when the floor is 2^-_RESOLVE_MARGIN below its accuracy 2^-T·max|block|; an
-            # all-zero block when the floor is that of a loss of 1 at T bits (the floor falls by 2^-2 per bit)
-            goal = mp.ldexp(top, -T - _RESOLVE_MARGIN) if top else mp.ldexp(1, -2 * T - derivatives.ZERO_BITS)
-            goal = goal if accuracy is None else min(goal, accuracy)
-            if floor > goal:
-                need = max(need, prec + int(mp.log(floor / goal, 2) / 2) + 16)
-        if need == prec:
-            with mp.workprec(T):
-                return [+H for H in blocks]
-        if need > MAX_PREC_FACTOR * T:
-            raise UndecidableError(f"a Hessian block of a loss of {mp.nstr(F / 2, 3)} is not resolved below "
-                                   f"{MAX_PREC_FACTOR * T} bits (largest entries {[mp.nstr(t, 3) for t in tops]})")
-        prec = need
-
-
 def gradient_x(A1, A2, A3, B, x, y, *, accuracy=None):
     """∇_x L_half (d² × 1) by numerical differentiation, resolved to the working precision relative to its
     largest entry as :func:`hessian_tot`'s blocks, and with ``accuracy`` to that absolute accuracy per entry
     (at B = 1e87 the zero floor relative to L_half ≈ 1e174 was 1e-5)."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return _resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
+    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
 
 
 def gradient_y(A1, A2, A3, B, x, y, *, accuracy=None):
     """∇_y L_half (d² × 1, y stacking Y's columns) by numerical differentiation, resolved as :func:`gradient_x`."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return _resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
+    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
 
 
 def gradient_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
@@ -349,7 +299,7 @@ def gradient_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
 
 def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     """∇²L_tot at z = (x, y) by numerical differentiation (2d² × 2d²; w = None: of L_half alone), each block
-    (x–x, x–y, y–y) resolved to the working precision relative to its largest entry (:func:`_resolved`).
+    (x–x, x–y, y–y) resolved to the working precision relative to its largest entry (:func:`oracle.derivatives.resolved`).
 
     **Raises:** :class:`~oracle.UndecidableError` when a block cannot be resolved within MAX_PREC_FACTOR times
     the working precision."""
@@ -359,7 +309,7 @@ def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
         H = derivatives.hessian(fn, z)
         return [H, H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]]
 
-    return _resolved(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)), blocks)[0]
+    return derivatives.resolved(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)), blocks)[0]
 
 
 def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
@@ -373,7 +323,7 @@ def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
         H = derivatives.hessian(fn, z)
         return [H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]]
 
-    return tuple(_resolved(_z_fn(A1, A2, A3, B, None, "b", x, y), mp.matrix(list(x) + list(y)), blocks, accuracy))
+    return tuple(derivatives.resolved(_z_fn(A1, A2, A3, B, None, "b", x, y), mp.matrix(list(x) + list(y)), blocks, accuracy))
 
 
 def hessian_xy(A1, A2, A3, B, x, y):
@@ -384,19 +334,19 @@ def hessian_xy(A1, A2, A3, B, x, y):
     fn = lambda w: L_half(A1, A2, A3, B, w[0:k, 0], w[k:w.rows, 0])  # noqa: E731
     cross = lambda f, w: [derivatives.cross_hessian(  # noqa: E731
         lambda xx, yy: f(mp.matrix(list(xx) + list(yy))), w[0:k, 0], w[k:w.rows, 0])]
-    return _resolved(fn, mp.matrix(list(x) + list(y)), cross)[0]
+    return derivatives.resolved(fn, mp.matrix(list(x) + list(y)), cross)[0]
 
 
 def hessian_yy(A1, A2, A3, B, x, y):
     """H_yy = ∂²L_half/∂y∂yᵀ (d² × d²) alone, by numerical differentiation, resolved as :func:`hessian_tot`'s blocks."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return _resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.hessian(f, z)])[0]
+    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.hessian(f, z)])[0]
 
 
 def hessian_xx(A1, A2, A3, B, x, y):
     """H_xx = ∂²L_half/∂x∂xᵀ (d² × d²) alone, by numerical differentiation, resolved as :func:`hessian_tot`'s blocks."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return _resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.hessian(f, z)])[0]
+    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.hessian(f, z)])[0]
 
 
 def hessian_entry_xx(A1, A2, A3, B, x, y, j0: int, i0: int):

@@ -288,21 +288,24 @@ def true_gradient(A, b, w, x):
     return derivatives.gradient(lambda z: L(A, b, w, z), x)
 
 
-def true_hessian_exp(A, b, x):
-    """∇²L_exp(x) by numerical differentiation."""
+def true_hessian_exp(A, b, x, *, accuracy=None):
+    """∇²L_exp(x) by numerical differentiation, resolved to the working precision relative to its largest
+    entry and, with ``accuracy``, to that absolute accuracy per entry (:func:`oracle.derivatives.resolved`:
+    with A of entries 1e-88 and x = 0 the Hessian, ~1e-177, lies just above the zero floor relative to
+    L_exp ≈ 0.3, and came back with 12 digits)."""
     A, b, _, x = check_problem(A, b=b, x=x)
-    return derivatives.hessian(lambda z: L_exp(A, b, z), x)
+    return derivatives.resolved(lambda z: L_exp(A, b, z), x, lambda f, z: [derivatives.hessian(f, z)], accuracy)[0]
 
 
-def true_hessian(A, b, w, x):
-    """∇²L(x) = (numerical ∇²L_exp) + AᵀW²A.
+def true_hessian(A, b, w, x, *, accuracy=None):
+    """∇²L(x) = (numerical ∇²L_exp) + AᵀW²A (``accuracy`` as :func:`true_hessian_exp`'s).
 
     L_reg is the quadratic form ½xᵀ(AᵀW²A)x, so its Hessian is exact algebra (and lem4.9 checks
     it against numerical differentiation); differentiating L_exp alone keeps the numerical
     derivative's error relative to L_exp's scale, not to the (possibly 10⁸ times larger) L_reg.
     """
     A, b, w, x = check_problem(A, b, w, x)
-    return true_hessian_exp(A, b, x) + A.T * _diag(entrywise(w, w)) * A
+    return true_hessian_exp(A, b, x, accuracy=accuracy) + A.T * _diag(entrywise(w, w)) * A
 
 
 # ---------------------------------------------------------------------------------------------

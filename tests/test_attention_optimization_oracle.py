@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from mpmath import mp
 
-from oracle import UndecidableError, linalg, to_mp
+from oracle import UndecidableError, derivatives, linalg, to_mp
 from oracle import attention_optimization as O
 from oracle import attention_optimization_bounds as OB
 
@@ -72,7 +72,7 @@ def test_a_hessian_block_it_cannot_resolve_is_refused(monkeypatch):
     """With the precision allowed no higher than 2T, B = 1e150 (L_half ≈ 5e299, H_yy = 1) cannot be resolved:
     UndecidableError, never a silently wrong block."""
     one = to_mp(np.ones((1, 1)))
-    monkeypatch.setattr(O, "MAX_PREC_FACTOR", 2)
+    monkeypatch.setattr(derivatives, "MAX_PREC_FACTOR", 2)
     with mp.workdps(50), pytest.raises(UndecidableError, match="not resolved"):
         O.hessian_blocks(one, one, one, to_mp(np.array([[1e150]])), one, one)
 

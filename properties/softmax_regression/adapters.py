@@ -51,6 +51,19 @@ def _problems():
     return with_corners(problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0), problem_corners(), weight=0.25)
 
 
+def _scaled_problems():
+    """(A·10^e, b, w, x·10^-e), e ∈ [−145, 145]: Ax, f and L unchanged, the Hessian AᵀB(x)A + AᵀW²A scaled by
+    10^(2e), its entries from near float64's smallest normal to ~1e300, while L and the softmax stay O(1)."""
+    return st.tuples(problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0), scalars(-145.0, 145.0)).map(
+        lambda t: (t[0][0] * 10.0 ** t[1], t[0][1], t[0][2], t[0][3] * 10.0 ** -t[1]))
+
+
+def _hessian_problems():
+    """:func:`_problems`' draws mixed with weight 0.3 with the softmax corners and :func:`_scaled_problems`."""
+    return with_corners(problems(n_hi=8, d_hi=4, a_hi=1.0, x_hi=1.0), st.one_of(problem_corners(), _scaled_problems()),
+                        weight=0.3)
+
+
 def _corners():
     """Fixed corners judged after every search: A = [[1]], x = [710] (exp overflows without the max-shift),
     ties at ‖Ax‖∞ = 800, a spread past exp's underflow (‖Ax‖∞ = 10⁴), u = Ax = 0 with b a vertex."""
@@ -63,13 +76,21 @@ def _corners():
             (np.zeros((2, 2)), np.array([1.0, 0.0]), np.zeros(2), np.zeros(2))]
 
 
+def _hessian_corners():
+    """:func:`_corners` and two scaled ones (:func:`_scaled_problems`): A of entries ~1e-120 and ~1e140 with
+    x scaled inversely (Ax, f and L of order 1, the Hessian of order 1e-240 and 1e280)."""
+    A = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, -1.0]])
+    b, w, x = np.array([0.2, 0.3, 0.5]), np.array([1.0, 0.5, 2.0]), np.array([0.4, -0.1])
+    return _corners() + [(A * 1e-120, b, w, x * 1e120), (A * 1e140, b, w, x * 1e-140)]
+
+
 def _targets(inst):
     """‖Ax‖∞, where exp overflows (709) and the max-shift matters."""
     A, _, _, x = inst
     return {"‖Ax‖∞": float(np.abs(A @ x).max())}
 
 
-def _problem_adapter(name, *, returns, shape, doc, tolerance):
+def _problem_adapter(name, *, returns, shape, doc, tolerance, strategy=_problems, corners=_corners):
     """Register the adapter ``name(A, b, w, x)`` of a function of L at x (spec def.L: the loss, its gradient
     or Hessian), drawn by :func:`_problems` with the overflow targets and corners.  The decorated
     ``judge(got, A, b, w, x)`` gets the implementation's output (checked by :func:`output`, of shape
@@ -83,7 +104,7 @@ def _problem_adapter(name, *, returns, shape, doc, tolerance):
 
         compare.__name__ = compare.__qualname__ = judge.__name__
         return ADAPTERS(name, signature=f"{name}(A: (n, d), b: (n,), w: (n,), x: (d,)) -> {returns}", doc=doc,
-                        tolerance=tolerance, strategy=_problems, targets=_targets, corners=_corners)(compare)
+                        tolerance=tolerance, strategy=strategy, targets=_targets, corners=corners)(compare)
 
     return declare
 
@@ -114,15 +135,19 @@ def _softmax_gradient(got, A, b, w, x):
 
 
 @_problem_adapter("softmax_hessian", returns="(d, d) array", shape=lambda d: (d, d),
-                  doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A",
-                  tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂: B(x)'s entries are ≤ 8 in "
-                            "magnitude with relative error (1 + m)·u, W² exact; then the products with A")
+                  doc="∇²L(x), judged against numerical differentiation of L_exp plus AᵀW²A", strategy=_hessian_problems,
+                  corners=_hessian_corners,
+                  tolerance="‖Ĥ − ∇²L‖₂ ≤ 32(n+d)·u·‖|A|ᵀ diag(w² + 8(1 + m)) |A|‖₂ + 32(n+d)²·2⁻¹⁰²²: B(x)'s entries "
+                            "are ≤ 8 in magnitude with relative error (1 + m)·u, W² exact; then the products with A, "
+                            "each of which may lose 2⁻¹⁰²² absolutely where it underflows (subnormals flushed to zero, "
+                            "as XLA's CPU backend does, included)")
 def _softmax_hessian(got, A, b, w, x):
     absA, _, m, _, _, _ = _magnitudes(A, b, w, x)
-    true = S.true_hessian(A, b, w, x)
-    err = linalg.spectral_norm(to_mp(got) - true)
     weights = diag(mp.matrix([w[i] ** 2 + 8 * (1 + m) for i in range(w.rows)]))
-    tol = 32 * (A.rows + A.cols) * U * linalg.spectral_norm(absA.T * weights * absA)
+    N = A.rows + A.cols
+    tol = 32 * N * (U * linalg.spectral_norm(absA.T * weights * absA) + N * mp.ldexp(1, -1022))
+    true = S.true_hessian(A, b, w, x, accuracy=mp.ldexp(tol, -20))
+    err = linalg.spectral_norm(to_mp(got) - true)
     return within(err, tol, f"‖Ĥ − H‖ = {mp.nstr(err, 5)}", expected=to_float_array(true),
                   symbols=(("n", A.rows), ("d", A.cols), ("m", m)))
 

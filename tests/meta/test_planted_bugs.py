@@ -165,3 +165,13 @@ def test_a_gd_step_that_clips_the_gradient_fails_at_a_large_gradient(seed):
     G = (M - correct.attention_pruning_gd_step(X, W, M, lam, eta, causal)) / eta
     assert np.linalg.norm(G) > 1e6, rep.minimal_input
     _recheck(ad, rep.minimal_input, "clipped_gd_step", "attention_pruning_gd_step")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_softmax_hessian_dropping_tiny_entries_fails_on_a_scaled_corner(seed):
+    """Entries of A below 1e-100 taken as zeros: exact on the plain draws, wrong where A·10^e, x·10^-e keep L
+    of order 1 and scale the Hessian down (the scaled branch of the search, the A ~ 1e-120 corner after it)."""
+    ad, rep = _judge("pruned_tiny_entries_hessian", "softmax_hessian", seed)
+    A = rep.minimal_input[0]
+    assert 0 < np.abs(A[A != 0]).min() < 1e-100, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "pruned_tiny_entries_hessian", "softmax_hessian")
