@@ -27,10 +27,12 @@ from mpmath import mp
 from oracle import linalg, to_mp
 from properties.toolkit.strategies import (
     CORNER_KINDS,
+    KAPPA_CORNERS,
     conditioned_matrices,
     corner_matrices,
     dims,
     elements,
+    kappa_corner_matrices,
     lipschitz_pairs,
     matrices,
     scalars,
@@ -179,6 +181,25 @@ def test_conditioned_matrices_keep_the_kappa_promise():
 def test_conditioned_matrices_refuse_wide_shapes_when_drawn():
     with pytest.raises(ValueError, match=r"cols=3 must be <= rows=2 for a full-column-rank matrix"):
         fresh_draws(conditioned_matrices(J(2), J(3)), 1)
+
+
+def test_kappa_corner_matrices_draw_each_corner_and_only_the_corners():
+    """κ of every fresh draw is one of KAPPA_CORNERS (1, 1e4, 1e8, 1e12), within 1e-3 in log10 (the float64
+    product is within ~n·ε·κ of the exact U diag(s) Vᵀ), and 60 draws meet every corner (each misses with
+    probability (3/4)^60 < 1e-7)."""
+    seen = set()
+    for A in fresh_draws(dims(2, 5).flatmap(lambda n: kappa_corner_matrices(J(n), dims(2, n))), 60):
+        c = exact_log10_cond(A)
+        near = min(KAPPA_CORNERS, key=lambda k: abs(k - c))
+        assert abs(c - near) < 1e-3, f"log10 κ = {c} is no corner of {KAPPA_CORNERS} [kappa_corner_matrices]"
+        seen.add(near)
+    assert seen == set(KAPPA_CORNERS), f"corners drawn {sorted(seen)}, should be {KAPPA_CORNERS}"
+
+
+@pytest.mark.parametrize("conds", [(), "0", (-1.0,), (17.0,), (float("nan"),)])
+def test_kappa_corner_matrices_refuse_bad_corners(conds):
+    with pytest.raises(ValueError, match="log10_conds"):
+        kappa_corner_matrices(J(3), J(2), log10_conds=conds)
 
 
 # -- lipschitz_pairs: radii and distances ------------------------------------------------------------------
