@@ -13,7 +13,7 @@ from oracle import derivatives, linalg
 from oracle.linalg import diag, dot, entrywise, exp_entrywise, stack
 
 from ..toolkit import ClaimSet
-from .strategies import attention_instances
+from .strategies import ATTENTION_FIELDS, attention_instances
 
 __all__ = ["claims", "point"]
 
@@ -47,7 +47,7 @@ claims.identity("attention_optimization.sec1.loss_identity",
                 "‖D(X)⁻¹exp(A1XA2ᵀ)A3Y − B‖_F² = Σ_{j0,i0}(⟨f(x)_{j0}, A3Y_{*,i0}⟩ − b_{j0,i0})²",
                 hypotheses=_INST + "; left side by the matrix route (A1XA2ᵀ), right side by the Kronecker route "
                                    "(f from 𝖠_{j0} vec_row(X))",
-                instances=attention_instances,
+                instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (O.loss_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y),
                                      mp.fsum(O.c_entry(p.A1, p.A2, p.A3, p.B, p.x, p.y, j0, i0) ** 2
                                              for j0 in range(p.n) for i0 in range(p.d)))))
@@ -55,7 +55,7 @@ claims.identity("attention_optimization.sec1.loss_identity",
 claims.identity("attention_optimization.sec4.tensor_trick", "exp(𝖠_{j0} vec(X)) = row j0 of exp(A1XA2ᵀ), 𝖠 = A1 ⊗ A2",
                 hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}; vec row-major (spec §1: with column-major vec the "
                            "identity holds for Xᵀ instead); all rows j0 judged",
-                instances=attention_instances,
+                instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (stack(*[O.u_row(p.A1, p.A2, p.x, j0) for j0 in range(p.n)]),
                                      stack(*[exp_entrywise(p.A1 * p.X * p.A2.T)[j0, :].T for j0 in range(p.n)]))))
 
@@ -72,7 +72,7 @@ claims.identity("attention_optimization.def1.4.row_decomposition",
                 "Def 1.4: the multiple softmax regression loss ‖D(X)⁻¹exp(A1XA2ᵀ) − B‖_F² is the sum over j0 of the "
                 "softmax regression losses ‖⟨exp(𝖠_{j0}x), 1⟩⁻¹exp(𝖠_{j0}x) − B[j0,:]ᵀ‖₂²",
                 hypotheses="A1, A2 ∈ R^{n×d}, X ∈ R^{d×d}, B ∈ R^{n×n}, x = vec_row(X)",
-                instances=lambda: attention_instances(B_square=True), sides=_fn(_def1_4))
+                instances=lambda: attention_instances(B_square=True), fields=ATTENTION_FIELDS, sides=_fn(_def1_4))
 
 # --- Lemma 5.1 (gradients in x) ------------------------------------------------------------
 
@@ -82,7 +82,8 @@ def _lem51(claim_id, statement, sides, *, l_ne_i=False):
                     hypotheses=_INST + "; j0, i0 and i, l ∈ [d²] drawn; A_i = column i of 𝖠_{j0}, f = f(x)_{j0}, "
                                "v = h(y)_{i0}; the left side by numerical differentiation (mpmath.diff)"
                                + ("; l ≠ i (d = 2; a drawn l = i is moved to i + 1 mod d²)" if l_ne_i else ""),
-                    instances=(lambda: attention_instances(d_lo=2)) if l_ne_i else attention_instances, sides=_fn(sides))
+                    instances=(lambda: attention_instances(d_lo=2)) if l_ne_i else attention_instances,
+                    fields=ATTENTION_FIELDS, sides=_fn(sides))
 
 
 def _f(p):
@@ -141,6 +142,7 @@ def _lem52(claim_id, statement, sides, scale=None, *, i2_ne_i0=False):
                     hypotheses=_INST + "; the left side by numerical differentiation in y"
                                + ("; i2 ≠ i0, so d = 2" if i2_ne_i0 else ""),
                     instances=(lambda: attention_instances(d_lo=2)) if i2_ne_i0 else attention_instances,
+                    fields=ATTENTION_FIELDS,
                     sides=_fn(sides), scale=None if scale is None else _fn(scale))
 
 
@@ -176,12 +178,12 @@ _DERIV = _INST + "; L_half = ½L (spec def.loss); derivatives by numerical diffe
 
 claims.identity("attention_optimization.lem5.4.grad_x_matrix",
                 "∇_X L_half = A1ᵀQA2 with P = CHᵀ, Q = S∘P − diag((S∘P)1_n)S (tensor-trick gradient)",
-                hypotheses=_DERIV, instances=attention_instances,
+                hypotheses=_DERIV, instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, z, p.y), p.x),
                                      linalg.vec(O.grad_x_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))
 
 claims.identity("attention_optimization.lem5.5.grad_y_matrix",
                 "∇_{y_{i0}} L_half = A3ᵀ q̃_{i0}, i.e. ∇_Y L_half = A3ᵀSᵀ(SA3Y − B)",
-                hypotheses=_DERIV, instances=attention_instances,
+                hypotheses=_DERIV, instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (derivatives.gradient(lambda z: O.L_half(p.A1, p.A2, p.A3, p.B, p.x, z), p.y),
                                      O.vec_cols(O.grad_y_matrix_form(p.A1, p.A2, p.A3, p.B, p.X, p.Y)))))

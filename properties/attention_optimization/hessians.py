@@ -12,7 +12,7 @@ from oracle.linalg import diag, dot, entrywise, stack
 
 from ..toolkit import ClaimSet
 from .gradients import point
-from .strategies import attention_instances
+from .strategies import ATTENTION_FIELDS, attention_instances
 
 __all__ = ["claims"]
 
@@ -57,13 +57,14 @@ def _lem7_1(p):
 claims.identity("attention_optimization.lem7.1",
                 "∂²L_{j0,i0}/∂x_i∂x_l = (A_iᵀ(diag f − ffᵀ)v)(A_lᵀ(diag f − ffᵀ)v) + c[⟨f∘v, A_i∘A_l⟩ − "
                 "⟨f,A_l⟩⟨f∘v,A_i⟩ − ⟨f,A_i⟩⟨f∘v,A_l⟩ − γ⟨f,A_i∘A_l⟩ + 2γ⟨f,A_i⟩⟨f,A_l⟩] for all i, l ∈ [d²]",
-                hypotheses=_DERIV + "; j0, i0 drawn, every (i, l) judged", instances=attention_instances,
+                hypotheses=_DERIV + "; j0, i0 drawn, every (i, l) judged", instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(_lem7_1))
 
 claims.identity("attention_optimization.lem7.4",
                 "Def 7.3 + Lemma 7.4: ∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_paper(x) 𝖠_{j0}, B_paper = (1−γ)c·diag(f∘v) − "
                 "(2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ + (f∘v)(f∘v)ᵀ",
                 hypotheses=_DERIV + "; j0, i0 drawn", expected="falsified", instances=attention_instances,
+                fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_paper(*_fvc(p)) * p.K)),
                 notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + "
                       "(γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the "
@@ -71,7 +72,7 @@ claims.identity("attention_optimization.lem7.4",
 claims.identity("attention_optimization.lem7.4",
                 "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
                 "f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)",
-                hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, repair=True,
+                hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, fields=ATTENTION_FIELDS, repair=True,
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_true(*_fvc(p)) * p.K)),
                 notes="The spec's correct kernel (§4.7, def.B_x_true), the matrix form of lem7.1.")
 
@@ -89,7 +90,7 @@ def _lem10_1_p1(p):
 
 claims.identity("attention_optimization.lem10.1.p1", "H_{y,y,i0,i0} = A3ᵀB(x)A3 with B(x) = Σ_{j0} f(x)_{j0}f(x)_{j0}ᵀ (= SᵀS)",
                 hypotheses=_DERIV + "; every diagonal block i0 judged (unregularised L_half)",
-                instances=attention_instances, sides=_fn(_lem10_1_p1))
+                instances=attention_instances, fields=ATTENTION_FIELDS, sides=_fn(_lem10_1_p1))
 
 
 def _lem10_1_p2(p):
@@ -100,7 +101,7 @@ def _lem10_1_p2(p):
 
 claims.identity("attention_optimization.lem10.1.p2", "H_{y,y,i1,i2} = 0 for i1 ≠ i2 (H_yy is block diagonal)",
                 hypotheses=_DERIV + "; d = 2, both off-diagonal blocks judged",
-                instances=lambda: attention_instances(d_lo=2), sides=_fn(_lem10_1_p2),
+                instances=lambda: attention_instances(d_lo=2), fields=ATTENTION_FIELDS, sides=_fn(_lem10_1_p2),
                 scale=_fn(lambda p: linalg.frobenius(p.A3) ** 2 + 1))
 
 
@@ -109,7 +110,7 @@ def _y_entry_hessian(p):
 
 
 claims.identity("attention_optimization.lem10.2.p1", "∂²L_{j0,i0}/∂y_{i0,i1}² = ⟨f(x)_{j0}, A3[:, i1]⟩²",
-                hypotheses=_DERIV + "; j0, i0, i1 drawn", instances=attention_instances,
+                hypotheses=_DERIV + "; j0, i0, i1 drawn", instances=attention_instances, fields=ATTENTION_FIELDS,
                 sides=_fn(lambda p: (_y_entry_hessian(p)[p.i0 * p.d + p.i1, p.i0 * p.d + p.i1],
                                      dot(_fvc(p)[0], p.A3[:, p.i1]) ** 2)))
 
@@ -121,7 +122,7 @@ def _lem10_2_p2(p):
 
 
 claims.identity("attention_optimization.lem10.2.p2", "∂²L_{j0,i0}/∂y_{i0,i1}∂y_{i0,i2} = ⟨f, A3[:,i1]⟩⟨f, A3[:,i2]⟩ for i1 ≠ i2",
-                hypotheses=_DERIV + "; d = 2, i2 ≠ i1", instances=lambda: attention_instances(d_lo=2),
+                hypotheses=_DERIV + "; d = 2, i2 ≠ i1", instances=lambda: attention_instances(d_lo=2), fields=ATTENTION_FIELDS,
                 sides=_fn(_lem10_2_p2))
 
 
@@ -145,7 +146,7 @@ def _lem11_1(p):
 
 
 claims.identity("attention_optimization.lem11.1", "∂²L_{j0,i0}/∂x∂y_{i0}ᵀ = 𝖠_{j0}ᵀ(diag f − ffᵀ)(hfᵀ + c·I_n)A3",
-                hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, sides=_fn(_lem11_1))
+                hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, fields=ATTENTION_FIELDS, sides=_fn(_lem11_1))
 
 
 def _lem11_4_sides(kernel):
@@ -165,7 +166,7 @@ claims.identity("attention_optimization.lem11.4",
                 "Def 11.3 + Lemma 11.4: H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3, B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ "
                 "− c·diag(f) + c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", expected="falsified",
-                instances=attention_instances, sides=_fn(_lem11_4_sides(O.B_xy_paper)),
+                instances=attention_instances, fields=ATTENTION_FIELDS, sides=_fn(_lem11_4_sides(O.B_xy_paper)),
                 notes="The spec records FAILS: both c-terms have the wrong sign; the true kernel is "
                       "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
 
@@ -174,5 +175,6 @@ claims.identity("attention_optimization.lem11.4",
                 "H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,true A3, B_xy,true = (diag f − ffᵀ)(hfᵀ + c·I_n) = "
                 "(f∘h)fᵀ − ⟨f,h⟩ffᵀ + c·diag(f) − c·ffᵀ",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", instances=attention_instances,
+                fields=ATTENTION_FIELDS,
                 sides=_fn(_lem11_4_sides(O.B_xy_true)), repair=True,
                 notes="The spec's correct kernel (§4.11, def.B_xy_true): B_xy,paper with both c-terms' signs flipped.")

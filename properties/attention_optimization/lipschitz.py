@@ -17,7 +17,7 @@ from oracle import attention_optimization_bounds as OB
 from oracle import linalg
 
 from ..toolkit import ClaimSet, le, to_oracle, worst_pair
-from .strategies import h8_pairs, h12_instances
+from .strategies import H12_FIELDS, h8_fields, h8_pairs, h12_instances
 
 __all__ = ["claims", "radius_of"]
 
@@ -72,7 +72,7 @@ def _H_both(A1, A2, A3, B, y, j0, i0, x):
 def _lip(claim_id, statement, fn, const, notes="", in_y=False, max_examples=None):
     value, constant = _x_pair(fn, const)
     claims.lipschitz(claim_id, statement, hypotheses=H12 if in_y else H8,
-                     instances=lambda: h8_pairs(in_y=in_y), value=value, constant=constant, notes=notes,
+                     instances=lambda: h8_pairs(in_y=in_y), fields=h8_fields(in_y), value=value, constant=constant, notes=notes,
                      max_examples=max_examples)
 
 
@@ -119,7 +119,8 @@ def _lem8_3(A1, A2, A3, X, Y, B, j0, i0):
 
 
 claims.inequality("attention_optimization.lem8.3", "β ≥ exp(−R²): α(x)_{j0} = ⟨u(x)_{j0}, 1_n⟩ ≥ exp(−R²)", hypotheses=H8,
-                  instances=h12_instances, sides=_lem8_3, notes="In fact α ≥ n·e^{−R²}; tight at n = 1, 𝖠_{j0}x = −R².")
+                  instances=h12_instances, fields=H12_FIELDS,
+                  sides=_lem8_3, notes="In fact α ≥ n·e^{−R²}; tight at n = 1, 𝖠_{j0}x = −R².")
 
 
 def _lem8_4(part):
@@ -141,7 +142,7 @@ _LEM8_4 = (  # (claim id, statement), in the order of the parts
     ("attention_optimization.lem8.4.p6", "|c(x,:)_{j0,i0}| ≤ 2R² (uses R ≥ 1)"),
 )
 for _p, (_claim_id, _s) in enumerate(_LEM8_4, start=1):
-    claims.inequality(_claim_id, _s, hypotheses=H8, instances=h12_instances, sides=_lem8_4(_p))
+    claims.inequality(_claim_id, _s, hypotheses=H8, instances=h12_instances, fields=H12_FIELDS, sides=_lem8_4(_p))
 
 # --- Lemma 8.5 (Lipschitz of the basic functions) -----------------------------------------
 
@@ -170,7 +171,7 @@ def _lem10_1_p5(A1, A2, A3, X, Y, B, j0, i0, y, yt):
 
 
 claims.identity("attention_optimization.lem10.1.p5", "‖H_yy(y) − H_yy(ỹ)‖ = 0 (H_yy does not depend on y)", hypotheses=H12,
-                instances=h8_pairs, sides=_lem10_1_p5, max_examples=15,
+                instances=h8_pairs, fields=h8_fields(names=("y", "ỹ")), sides=_lem10_1_p5, max_examples=15,
                 notes="Judged as the identity H_yy(x, y) = H_yy(x, ỹ) (both numerical); H_yy depends on x, see "
                       "lem10.1.p5_x.")
 _lip("attention_optimization.lem10.1.p5_x", "‖H_yy(x) − H_yy(x̃)‖ ≤ 2n^{2.5}R³e^{6R²}‖x − x̃‖₂ (supplement, not in the paper)",
@@ -199,8 +200,8 @@ def _z_pair(fn, const):
 
 def _lip_z(claim_id, statement, fn, const, notes="", max_examples=None):
     value, constant = _z_pair(fn, const)
-    claims.lipschitz(claim_id, statement, hypotheses=H12, instances=lambda: h8_pairs(in_y=True), value=value,
-                     constant=constant, notes=notes, max_examples=max_examples)
+    claims.lipschitz(claim_id, statement, hypotheses=H12, instances=lambda: h8_pairs(in_y=True), fields=h8_fields(True),
+                     value=value, constant=constant, notes=notes, max_examples=max_examples)
 
 
 _lip_z("attention_optimization.lem12.1",
@@ -230,7 +231,7 @@ def _lem12_3(A1, A2, A3, X, Y, B, j0, i0):
 
 
 claims.inequality("attention_optimization.lem12.3", "‖h(y)_{i0}‖₂ ≤ R² and |c(x,y)_{j0,i0}| ≤ 2R²", hypotheses=H12,
-                  instances=h12_instances, sides=_lem12_3)
+                  instances=h12_instances, fields=H12_FIELDS, sides=_lem12_3)
 
 
 def _lem12_4(inst):
@@ -247,6 +248,7 @@ def _lem12_4(inst):
 
 claims.check("attention_optimization.lem12.4", "‖h(y)_{i0} − h(ỹ)_{i0}‖₂ ≤ R‖y_{i0} − ỹ_{i0}‖₂",
              hypotheses=H12 + "; y, ỹ ∈ R^{d²} drawn near or far apart", instances=h8_pairs,
+             fields=h8_fields(names=("y", "ỹ")),
              notes="Tight (ratio → 1 along the top right singular vector of A3 when ‖A3‖ = R).")(_lem12_4)
 
 
@@ -258,13 +260,14 @@ def _lem12_8(bound):
 
 
 claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ nd·10R²", hypotheses=H12 + "; the search is run at n = 2",
-                  expected="falsified", instances=lambda: h12_instances(n_lo=2, n_hi=2), sides=_lem12_8(OB.lem12_8_paper),
+                  expected="falsified", instances=lambda: h12_instances(n_lo=2, n_hi=2), fields=H12_FIELDS,
+                  sides=_lem12_8(OB.lem12_8_paper),
                   notes="FAILS for R ≥ 5, as the spec records: on the family X = 0, A2 ∝ (1, −1), A3 = R·e₁, Y = R, "
                         "B = −R (n = 2, d = 1) ‖H_xy‖ = (√2/2)R²(R² + R), ratio (√2/40)(R² + R) = 1.061 at R = 5; the "
                         "search reaches it through the adversarial family of spec §5 with R drawn in [4, 10] (at "
                         "n = 2, where the family violates: at n = 3 it needs R > 10; the repair is judged for n ≤ 3).")
 claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ n√d·R²(2R² + R)/2 (the spec's correct bound)", hypotheses=H12,
-                  instances=h12_instances, sides=_lem12_8(OB.lem12_8_repair), repair=True,
+                  instances=h12_instances, fields=H12_FIELDS, sides=_lem12_8(OB.lem12_8_repair), repair=True,
                   notes="Uses ‖diag f − ffᵀ‖ ≤ ½ (tight) and |c| ≤ R² + R.")
 
 
@@ -276,8 +279,8 @@ def _lem12_10(bound):
 
 
 claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² for the four pieces of B_xy,paper", hypotheses=H12,
-                  expected="falsified", instances=h12_instances, sides=_lem12_10(lambda R: R ** 2),
+                  expected="falsified", instances=h12_instances, fields=H12_FIELDS, sides=_lem12_10(lambda R: R ** 2),
                   notes="FAILS for G3 = −c·diag(f) and G4 = c·ffᵀ, as the spec records: |c| reaches R² + R "
                         "(n = d = 1, A2 = A3 = [R], Y = [R], B = [−R]: 20 > 16 at R = 4).")
 claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² + R (the spec's correct bound)", hypotheses=H12,
-                  instances=h12_instances, sides=_lem12_10(lambda R: R ** 2 + R), repair=True)
+                  instances=h12_instances, fields=H12_FIELDS, sides=_lem12_10(lambda R: R ** 2 + R), repair=True)

@@ -14,6 +14,7 @@ from mpmath import mp
 from oracle import attention_optimization as O
 from oracle import attention_optimization_bounds as OB
 from oracle import linalg, to_mp
+from oracle.ball import exact, rational_matrix
 
 from ..toolkit import ClaimSet, float_outcome, le, require, slope, to_oracle, worst
 from ..toolkit.strategies import dims, matrices, scalars
@@ -59,13 +60,16 @@ def _one_step(factor, *, h_norm=False):
     return sides
 
 
+_QUAD_FIELDS = ("t", "E", "ε0", "z_t")
+"""The names of a :func:`_quadratics` draw: H = diag(10^t), the perturbation E of H̃, ε0 and the iterate z_t."""
+
 _QUAD = ("L_tot(z) = ½zᵀHz, H = diag(10^{t_i}), t_i ∈ [0, 6] (cond(H) up to 10⁶): (l, M)-good with z* = 0, "
          "l = λ_min(H), M = 0, any z_0; H̃ = H^{1/2}(I + ε0E)H^{1/2}, ‖E‖ ≤ 1 symmetric, ε0 ∈ [10⁻³, 0.1]: "
          "ε0-approximate exactly; r_t = ‖z_t − z*‖₂")
 
 claims.inequality("attention_optimization.lem14.shrink",
                   "if L_tot is (l, M)-good and H̃_t is ε0-approximate then r_{t+1} ≤ 2(ε0 + "
-                  "M·r_t/(l − M·r_t))·r_t", hypotheses=_QUAD, expected="falsified", instances=_quadratics,
+                  "M·r_t/(l − M·r_t))·r_t", hypotheses=_QUAD, expected="falsified", instances=_quadratics, fields=_QUAD_FIELDS,
                   sides=_one_step(lambda eps0: 2 * eps0),  # M = 0: 2(ε0 + M·r_t/(l − M·r_t)) = 2ε0
                   notes="FAILS in the Euclidean norm on ill-conditioned instances, as the spec records (H = diag(1, "
                         "10⁶), E = [[0, 1], [1, 0]], z_t = (0, 1): r_{t+1} = 10.001 > 0.02): H̃⁻¹H = H^{−1/2}(I + "
@@ -73,14 +77,14 @@ claims.inequality("attention_optimization.lem14.shrink",
                         "repair holds.")
 
 claims.inequality("attention_optimization.lem14.shrink", "in the H-norm (M = 0): ‖z_{t+1} − z*‖_H ≤ ε0/(1 − ε0)·‖z_t − z*‖_H",
-                  hypotheses=_QUAD, instances=_quadratics, repair=True,
+                  hypotheses=_QUAD, instances=_quadratics, fields=_QUAD_FIELDS, repair=True,
                   sides=_one_step(lambda eps0: eps0 / (1 - eps0), h_norm=True),
                   notes="H^{1/2}(z_{t+1}) = (I − (I + ε0E)⁻¹)H^{1/2}z_t, whose factor has norm ≤ ε0/(1 − ε0).")
 
 claims.inequality("attention_optimization.lem14.induction",
                   "if r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1·l for i ≤ t then r_{t+1} ≤ 0.4·r_t "
                   "and M·r_{t+1} ≤ 0.1·l", hypotheses=_QUAD + "; t = 0 (the premise is then M·r_0 ≤ 0.1·l, true as "
-                  "M = 0)", expected="falsified", instances=_quadratics,
+                  "M = 0)", expected="falsified", instances=_quadratics, fields=_QUAD_FIELDS,
                   sides=_one_step(lambda eps0: mp.mpf(4) / 10),  # M = 0: M·r ≤ 0.1·l holds; r_1 ≤ 0.4·r_0
                   notes="AMBIGUOUS in the spec (it follows from lem14.shrink with ε0 ≤ 0.1 and inherits its failure; "
                         "true for κ ≈ 1): the search finds r_1 > 0.4·r_0 on an ill-conditioned quadratic.  In the "
@@ -88,7 +92,8 @@ claims.inequality("attention_optimization.lem14.induction",
 
 claims.inequality("attention_optimization.lem14.induction",
                   "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,
-                  instances=_quadratics, sides=_one_step(lambda eps0: mp.mpf(4) / 10, h_norm=True), repair=True)
+                  instances=_quadratics, fields=_QUAD_FIELDS, repair=True,
+                  sides=_one_step(lambda eps0: mp.mpf(4) / 10, h_norm=True))
 
 # --- thm1.3 -----------------------------------------------------------------------------------
 
@@ -96,6 +101,13 @@ claims.inequality("attention_optimization.lem14.induction",
 def _thm_instances():
     return st.tuples(regularised_problems(n_hi=3, d_hi=2, w_lo=2.0, w_hi=4.0, full_rank=True),
                      st.sampled_from([1e-3, 1e-6]), st.integers(0, 2**31 - 1))
+
+
+def _thm_objects(problem, eps, seed) -> dict:
+    """A :func:`_thm_instances` draw by name, exactly: the data A1, A2, A3, B, the weights w, the direction u
+    of z_0 − z*, the target accuracy ε and the sketch's seed."""
+    return dict(zip(("A1", "A2", "A3", "B", "w", "u"), map(rational_matrix, problem))) | {"ε": exact(eps),
+                                                                                           "seed": seed}
 
 
 @claims.check("attention_optimization.thm1.3",
@@ -107,6 +119,7 @@ def _thm_instances():
                          "0.1·l/M (1/20, the sampling radius, when M = 0); ε ∈ {10⁻³, 10⁻⁶}; the per-iteration "
                          "time is judged by alg.time",
               instances=_thm_instances, uses=("attention_solve",), max_examples=5,
+              fields=("(A1, A2, A3, B, w, u)", "ε", "seed"), to_statement=_thm_objects,
               notes="AMBIGUOUS in the spec (its proof chain uses lem14.shrink, lem9.1.p3/p5 and lem12.8, each false "
                     "or vacuous as stated); the conclusion is judged empirically on well-conditioned instances, as "
                     "the spec's test recipe says.  M is a sampled estimate, not a bound.")

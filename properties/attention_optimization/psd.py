@@ -13,13 +13,14 @@ from mpmath import mp
 from oracle import attention_optimization as O
 from oracle import attention_optimization_bounds as OB
 from oracle import linalg
+from oracle.ball import exact, rational_matrix
 
 from ..toolkit import ClaimSet, le, loewner, require, to_oracle, worst
 from ..toolkit.strategies import dims, matrices, scalars
 from .lipschitz import H12, radius_of
-from .strategies import h12_instances
+from .strategies import H12_FIELDS, h12_instances
 
-__all__ = ["claims"]
+__all__ = ["claims", "regularised_objects"]
 
 claims = ClaimSet("attention_optimization")
 
@@ -50,7 +51,7 @@ claims.loewner("attention_optimization.lem6.1",
                "if α1, α2 ≥ α3 > 0, H_xx ⪰ α1I, H_yy ⪰ α2I, ‖H_xy‖ ≤ α3 then H ⪰ 0; judged in the "
                "proof's stronger form H ⪰ (min(α1, α2) − α3)·I",
                hypotheses="H_xx = GxGxᵀ + α1I, H_yy = GyGyᵀ + α2I, α3 = ‖H_xy‖, α_i = α3 + s_i (built exactly)",
-               instances=_lem6_1_instances, sides=_lem6_1,
+               instances=_lem6_1_instances, sides=_lem6_1, fields=("G_x", "G_y", "H_xy", "s1", "s2"),
                notes="Tight: H_xx = H_yy = αI with H_xy = α3·I gives λ_min = α − α3 (ratio 1 when G = 0, s1 = s2).")
 
 # --- Lemma 9.1, 9.2 --------------------------------------------------------------------------
@@ -73,7 +74,7 @@ def _lem9_1_p1(*inst):
 
 claims.inequality("attention_optimization.lem9.1.p1",
                   "−C_0·I_n ⪯ B_{j0,i0}(x) ⪯ C_0·I_n", hypotheses=_C0 + "; B symmetric, so judged as "
-                  "‖B‖ ≤ C_0, for B_paper and B_true both", instances=h12_instances, sides=_lem9_1_p1)
+                  "‖B‖ ≤ C_0, for B_paper and B_true both", instances=h12_instances, fields=H12_FIELDS, sides=_lem9_1_p1)
 
 
 def _lem9_1_p2(A1, A2, A3, X, Y, B, j0, i0):
@@ -85,13 +86,24 @@ def _lem9_1_p2(A1, A2, A3, X, Y, B, j0, i0):
 
 claims.inequality("attention_optimization.lem9.1.p2",
                   "‖H_{j0,i0}(x)‖ ≤ C_0R²", hypotheses=_C0 + "; the paper's 𝖠ᵀB_paper𝖠 and the true "
-                  "(numerical) Hessian both", instances=h12_instances, sides=_lem9_1_p2)
+                  "(numerical) Hessian both", instances=h12_instances, fields=H12_FIELDS, sides=_lem9_1_p2)
 
 
 def _with_w(l_lo=0.1, l_hi=10.0):
     """H12 data with a Lemma 9.1 parameter l and nonnegative slacks s ∈ [0, 1]ⁿ for W (cut to n)."""
     return st.tuples(h12_instances(), scalars(l_lo, l_hi), hnp.arrays(np.float64, (3,), elements=scalars(0.0, 1.0))).map(
         lambda t: (t[0], t[1], t[2][:t[0][0].shape[0]].copy()))
+
+
+def regularised_objects(data, l, s) -> dict:
+    """A :func:`_with_w` draw by name, exactly: the H12 data, Lemma 9.1's l and the slacks s ≥ 0 that W is
+    built from (W itself involves σ_+ and R, irrational in general, so the certificates form it)."""
+    names = dict(zip(H12_FIELDS, data))
+    return {k: v if isinstance(v, int) else rational_matrix(v) for k, v in names.items()} | {
+        "l": exact(l), "s": rational_matrix(s)}
+
+
+_W_NAMES = {"fields": ("(A1, A2, A3, X, Y, B, j0, i0)", "l", "s"), "to_statement": regularised_objects}
 
 
 def _s_plus(A1, A2):
@@ -127,7 +139,7 @@ claims.check("attention_optimization.lem9.1.p3",
              "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
              hypotheses=_C0 + "; l ∈ [0.1, 10]; σ_min read as the smallest nonzero singular value of 𝖠_{j0} (the "
                               "literal d²-th one is 0 for d ≥ 2, making the hypothesis unsatisfiable)",
-             expected="falsified", instances=_with_w,
+             expected="falsified", instances=_with_w, **_W_NAMES,
              notes="AMBIGUOUS / FAILS as the spec records.  Literally (σ_min the d²-th singular value) the hypothesis "
                    "is vacuous for d ≥ 2 and the statement true for d = 1; in the only non-vacuous reading for d ≥ 2 "
                    "(nonzero σ) the conclusion is impossible: 𝖠_{j0}ᵀ(·)𝖠_{j0} has rank ≤ d < d², so λ_min = 0 < l "
@@ -161,7 +173,7 @@ def _lem9_1_p3_repair(inst):
 claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
              "(l/σ_+²)·𝖠_{j0}ᵀ𝖠_{j0} ⪰ l·Π_{j0}, Π_{j0} the projector onto the row space of 𝖠_{j0} (σ_+ its smallest "
              "nonzero singular value)", hypotheses=_C0 + "; l ∈ [0.1, 10]; the paper's 𝖠ᵀB_paper𝖠 and the true "
-             "𝖠ᵀB_true𝖠 both", instances=_with_w, repair=True,
+             "𝖠ᵀB_true𝖠 both", instances=_with_w, **_W_NAMES, repair=True,
              notes="Derived: 𝖠ᵀ(B + W)𝖠 ⪰ (w_min − C_0)𝖠ᵀ𝖠 by −C_0I ⪯ B (lem9.1.p1) and W ⪰ w_min·I; (w_min − "
                    "C_0)𝖠ᵀ𝖠 ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π.  This is the strongest form: 𝖠ᵀ(·)𝖠 has rank ≤ d, so l·I_{d²} "
                    "is out of reach for d ≥ 2; the sum over j0 is lem9.1.p5's repair.")(_lem9_1_p3_repair)
@@ -187,7 +199,7 @@ claims.check("attention_optimization.lem9.1.p4",
              "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
              "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
              "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
-             instances=_with_w, max_examples=15)(_lem9_1_p4)
+             instances=_with_w, **_W_NAMES, max_examples=15)(_lem9_1_p4)
 
 
 def _H_sum_paper(A1, A2, A3, B, x, y):
@@ -212,7 +224,7 @@ def _lem9_1_p5(inst):
 claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0 then H + H_reg ⪰ l·I_{d²}",
              hypotheses=_C0 + "; σ_min(𝖠_min) read as the smallest nonzero singular value over the blocks; H the "
                               "paper's Σ𝖠ᵀB_paper𝖠, H_reg = d·(A1ᵀA1) ⊗ (A2ᵀWA2)",
-             expected="falsified", instances=_with_w, max_examples=15,
+             expected="falsified", instances=_with_w, **_W_NAMES, max_examples=15,
              notes="AMBIGUOUS / FAILS as the spec records: literally vacuous for d ≥ 2 (σ_min = 0); in the nonzero-σ "
                    "reading H_reg is singular whenever A1 or W^{1/2}A2 is rank deficient (e.g. n = 1 < d), so "
                    "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.")(_lem9_1_p5)
@@ -238,7 +250,7 @@ def _lem9_1_p5_repair(inst):
 claims.check("attention_optimization.lem9.1.p5",
              "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
              "correct replacement, reading b)", hypotheses=_C0 + "; n ≥ d; w = C_0(1 + s); the paper's H and the true "
-             "H_xx both", instances=_with_w, max_examples=10, repair=True)(_lem9_1_p5_repair)
+             "H_xx both", instances=_with_w, **_W_NAMES, max_examples=10, repair=True)(_lem9_1_p5_repair)
 
 
 def _lem9_1_p6(inst):
@@ -260,7 +272,7 @@ def _lem9_1_p6(inst):
 claims.check("attention_optimization.lem9.1.p6",
              "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
              "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
-             instances=_with_w, max_examples=15)(_lem9_1_p6)
+             instances=_with_w, **_W_NAMES, max_examples=15)(_lem9_1_p6)
 
 
 def _lem9_2(part):
@@ -281,7 +293,7 @@ _LEM9_2 = (  # (claim id, statement) of Parts 1–3; Part 4 is judged below
 )
 for _p, (_claim_id, _s) in enumerate(_LEM9_2, start=1):
     claims.inequality(_claim_id, _s, hypotheses=H12 + "; symmetric, judged as ‖·‖ ≤ the constant "
-                      "(derived from the proof steps)", instances=h12_instances, sides=_lem9_2(_p))
+                      "(derived from the proof steps)", instances=h12_instances, fields=H12_FIELDS, sides=_lem9_2(_p))
 
 
 def _lem9_2_p4(inst):
@@ -295,7 +307,8 @@ def _lem9_2_p4(inst):
     return worst(loewner(lambda: mp.zeros(data[0].rows, data[0].rows), B3), le(lambda: _lem9_2(4)(*data)))
 
 
-claims.check("attention_optimization.lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances)(_lem9_2_p4)
+claims.check("attention_optimization.lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances,
+             fields=H12_FIELDS)(_lem9_2_p4)
 
 # --- Lemma 10.1 Parts 3, 4 -------------------------------------------------------------------
 
@@ -330,7 +343,7 @@ def _lem10_1_p3(inst):
 
 claims.check("attention_optimization.lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
              hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]; H_yy numerical, H_reg,y = I_d ⊗ A3ᵀW²A3",
-             instances=_yy_instances, notes="Nearly tight (spec: min λ_min/l = 1.0024).")(_lem10_1_p3)
+             instances=_yy_instances, **_W_NAMES, notes="Nearly tight (spec: min λ_min/l = 1.0024).")(_lem10_1_p3)
 
 
 def _lem10_1_p4(inst):
@@ -349,7 +362,7 @@ def _lem10_1_p4(inst):
 claims.check("attention_optimization.lem10.1.p4",
              "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
              "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
-             instances=_yy_instances)(_lem10_1_p4)
+             instances=_yy_instances, **_W_NAMES)(_lem10_1_p4)
 
 # --- Section 3 chain -------------------------------------------------------------------------
 
@@ -362,7 +375,7 @@ def _psd_chain(A1, A2, A3, X, Y, B, j0, i0):
 claims.inequality("attention_optimization.sec3.psd_chain", "with large regularisation H_xx ⪰ α1I, H_yy ⪰ α2I (Lemmas 9.1, 10.1), "
                   "‖H_xy‖ ≤ α3 = nd·10R² (Lemma 12.8), hence H ⪰ 0 by Lemma 6.1 — judged on the chain's link "
                   "‖H_xy‖ ≤ α3", hypotheses=H12 + "; the search is run at n = 2 (as lem12.8's)", expected="falsified",
-                  instances=lambda: h12_instances(n_lo=2, n_hi=2), sides=_psd_chain,
+                  instances=lambda: h12_instances(n_lo=2, n_hi=2), fields=H12_FIELDS, sides=_psd_chain,
                   notes="FAILS as argued (spec): Lemma 9.1 p3/p5 are vacuous or false (see those ids) and the link "
                         "α3 = nd·10R² is false for R ≥ 5 (lem12.8), which the search finds; the regulariser does not "
                         "enter H_xy, so this link fails whatever W is.  The spec's repair holds.")
@@ -389,4 +402,4 @@ claims.check("attention_optimization.sec3.psd_chain",
              "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
              "α2 := w_min²σ_min(A3)² (lem10.1.p3) are ≥ α3 := n√d·R²(2R² + R)/2 (lem12.8 repaired), by Lemma 6.1",
              hypotheses=H12 + "; n ≥ d, A1, A2, A3 of rank d; w_min the least value meeting both, times (1 + s)",
-             instances=_yy_instances, max_examples=10, repair=True)(_psd_chain_repair)
+             instances=_yy_instances, **_W_NAMES, max_examples=10, repair=True)(_psd_chain_repair)

@@ -46,7 +46,7 @@ claims.identity("attention_optimization.sec13.implicit_apply",
                 "row k of S(A1 ⊗ A2) = (1/√m)(H_N D1A1)[p_k,:] ⊗ (H_N D2A2)[q_k,:], "
                 "S = (1/√m)P(H_N D1 ⊗ H_N D2)", hypotheses="A1, A2 ∈ R^{n×d} zero-padded to N = 2^⌈log₂n⌉ rows; drawn "
                 "signs D1, D2 and selected rows (p_k, q_k); H_N the unnormalised Sylvester matrix",
-                instances=_bits_instances, sides=_implicit_apply)
+                instances=_bits_instances, sides=_implicit_apply, fields=("A1", "A2", "D1", "D2", "(p_k, q_k)"))
 
 
 def _unbiased(s1, s2):
@@ -64,7 +64,7 @@ claims.identity("attention_optimization.sec13.unbiased", "E[SᵀS] = I_{N²}",
                            "taken exactly (all N² rows), the one-row sketch (m rows average the same way)",
                 instances=lambda: st.sampled_from([1, 2, 4]).flatmap(lambda N: st.tuples(
                     *[st.lists(st.sampled_from([-1, 1]), min_size=N, max_size=N).map(tuple)] * 2)),
-                sides=_unbiased,
+                sides=_unbiased, fields=("D1", "D2"),
                 notes="Exact rather than Monte Carlo (spec's 4000 draws): for every fixed D1, D2 the row average is "
                       "(1/N²)(D1HᵀHD1 ⊗ D2HᵀHD2) = I, since HᵀH = N·I.")
 

@@ -12,8 +12,23 @@ from hypothesis.extra import numpy as hnp
 
 from ..toolkit.strategies import dims, elements, lipschitz_pairs, matrices, scalars, vectors
 
-__all__ = ["attention_instances", "h8_pairs", "h12_instances", "loewner_pairs", "problems", "regularised_problems",
+__all__ = ["ATTENTION_FIELDS", "H12_FIELDS", "attention_instances", "h8_fields",
+           "h8_pairs", "h12_instances", "loewner_pairs", "problems", "regularised_problems",
            "vec_pairs_mixed", "vecs"]
+
+
+ATTENTION_FIELDS = ("A1", "A2", "A3", "X", "Y", "B", "j0", "i0", "i", "l", "i2")
+"""The names of an :func:`attention_instances` draw (spec §1: A1, A2, A3 ∈ R^{n×d}, X, Y ∈ R^{d×d}, B, row
+j0, column i0, the variables i, l ∈ [d²] and a second column i2)."""
+
+H12_FIELDS = ("A1", "A2", "A3", "X", "Y", "B", "j0", "i0")
+"""The names of an :func:`h12_instances` draw."""
+
+
+def h8_fields(in_y=False, names=None):
+    """The names of an :func:`h8_pairs` draw: the H12 data and the two points, x and x̃ (z = (x, y) and z̃ with
+    ``in_y``; ``names`` for points read otherwise, e.g. ("y", "ỹ"))."""
+    return H12_FIELDS + (names or (("z", "z̃") if in_y else ("x", "x̃")))
 
 
 def vecs(k, max_n=8, max_abs=10.0):
