@@ -63,6 +63,25 @@ INSTANCES = [
 ]
 
 
+# Section L's sketch claims (the ledger's instances: a local run of python -m properties --claims
+# 'attention_kernel_regression.thmL*'), and its statistical claims as the ledger records them (extra: the
+# trial design); the Algorithm 7/7R trials run the implementation's JAX solvers (compiled once: slow).
+INSTANCES += [
+    (f"{PAPER}.thmL.5", "violation", [0, 0]),
+    (f"{PAPER}.thmL.3.allxy", "violation", [1, 2, 136, 1.0, 0]),
+    (f"{PAPER}.thmL.3.allxy", "repair", [1, 2, 0, 0.0, 1]),
+    (f"{PAPER}.thmL.5", "repair", {"trials": 10, "delta": 0.1}),
+    (f"{PAPER}.thmL.1.p1", "violation", {"trials": 10, "delta": 0.05}),
+    (f"{PAPER}.thmL.8", "violation", {"trials": 10, "delta": 0.05}),
+]
+SLOW_INSTANCES = [
+    (f"{PAPER}.thmL.3", "violation", {"trials": 20, "delta": 0.1}),
+    (f"{PAPER}.thmL.3", "repair", {"trials": 10, "delta": 0.1}),
+    (f"{PAPER}.thm1.6", "violation", {"trials": 20, "delta": 0.1}),
+    (f"{PAPER}.thm1.6", "repair", {"trials": 10, "delta": 0.1}),
+]
+
+
 def _certificate(claim_id: str, target: str, raw) -> dict:
     claim = CLAIMS[claim_id]
     if target == "repair":
@@ -72,6 +91,8 @@ def _certificate(claim_id: str, target: str, raw) -> dict:
         cert = dataclasses.replace(cert, instance=lambda entry: dict(_COUNTS))
     entry = {"id": claim_id, "verdict": "falsified" if target == "violation" else "verified",
              "counterexample" if target == "violation" else "worst_example": raw}
+    if isinstance(raw, dict):  # a statistical claim: the trial design
+        entry = {"id": claim_id, "verdict": entry["verdict"], "extra": raw}
     return certify_entry(claim, entry, cert)
 
 
@@ -94,6 +115,59 @@ def test_certified_and_rechecked(i):
     assert doc["certified"], f"{INSTANCES[i][:2]} not certified: {doc.get('reason')}"
     why = check_certificate(doc, CLAIMS, CERTS)
     assert why == "", f"check_certificate rejected {INSTANCES[i][:2]}: {why}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW_INSTANCES, ids=[f"{c}.{t}" for c, t, _ in SLOW_INSTANCES])
+def test_algorithm7_trials_certified_and_rechecked(case):
+    doc = _certificate(*case)
+    assert doc["certified"], f"{case[:2]} not certified: {doc.get('reason')}"
+    assert check_certificate(doc, CLAIMS, CERTS) == ""
+    if case[1] == "repair":  # Algorithm 7R's output replaced by 0 in one trial: ‖y‖ > ε‖y‖, that trial unproven
+        doc["hints"]["trials"]["0"]["x"] = ["0"] * 64
+        assert "recorded measured" in check_certificate(doc, CLAIMS, CERTS)
+
+
+def test_binomial_tail_matches_the_engine_rule():
+    """The exact tail decides as the engine's threshold (scipy): F = threshold + 1 failures refute a
+    guarantee at the false-alarm rate, F = threshold do not."""
+    from flint import fmpq
+
+    from properties.attention_kernel_regression.certificates_statistics import binomial_tail
+    from properties.engine import FALSE_ALARM, binomial_threshold
+
+    fa = fmpq(*FALSE_ALARM.as_integer_ratio())
+    for k, delta in ((10, 0.05), (20, 0.1), (10, 0.1), (30, 0.05)):
+        d = fmpq(*delta.as_integer_ratio())
+        t = binomial_threshold(k, delta)
+        assert binomial_tail(k, d, t + 1) <= fa < binomial_tail(k, d, t)
+    assert binomial_tail(10, fmpq(1, 20), 10) == fmpq(1, 20) ** 10 and binomial_tail(7, fmpq(1, 3), 0) == 1
+
+
+def test_exact_sketch_is_algorithm_8():
+    """Z = m^{−k/2}·Z̃ (the exact rebuild) agrees with the oracle's 𝒵(S, T, X) at 40 digits, degrees 1–3."""
+    import numpy as np
+    from mpmath import mp
+
+    from oracle import attention_kernel_ridge as R
+    from oracle import to_mp
+    from properties.attention_kernel_regression.certificates_sketch import exact_sketch
+
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((3, 4))
+    T = {"n": np.int64(3), "signs": np.array([1, -1, -1, 1]), "rows": np.array([0, 3, 2, 2, 1])}
+    S = {"d1": np.int64(5), "d2": np.int64(5), "signs1": np.array([1, -1, 1, 1, -1, 1, -1, -1]),
+         "signs2": np.array([-1, -1, 1, 1, 1, -1, 1, 1]), "rows1": np.array([0, 7, 3, 3, 5]),
+         "rows2": np.array([6, 1, 2, 0, 7])}
+    with mp.workdps(40):
+        for p in (1, 2, 3):
+            Zt, k, m = exact_sketch(X, p, T, S)
+            Z = R.tensor_sketch(to_mp(X), p, T, S)
+            scale = mp.mpf(m) ** (-mp.mpf(k) / 2)
+            for i in range(m):
+                for j in range(4):
+                    exact = scale * mp.mpf(int(Zt[i, j].p)) / int(Zt[i, j].q)
+                    assert abs(exact - Z[i, j]) <= mp.mpf(10) ** -30 * (1 + abs(Z[i, j]))
 
 
 def test_every_falsified_claim_and_repair_has_a_certifier_or_a_reason():
@@ -152,6 +226,29 @@ def test_changed_output_rejected():
     doc = _doc(_index(f"{PAPER}.thmK.1", "violation"))
     doc["hints"]["x'"] = ["0", "0", "1"]
     assert check_certificate(doc, CLAIMS, CERTS) != ""
+
+
+def test_sketch_instance_moved_rejected():
+    """thmL.5 at another data seed: X moves, and the recomputed enclosure is not the recorded one."""
+    doc = _doc(_index(f"{PAPER}.thmL.5", "violation"))
+    doc["instance"]["data_seed"]["value"] = 1
+    assert "recorded measured" in check_certificate(doc, CLAIMS, CERTS)
+
+
+def test_larger_failure_rate_rejected():
+    """thmL.8 with δ = 1/2 recorded: 10 failures in 10 trials are then likely (P = 2^-10 > 1e-6): no refutation."""
+    doc = _doc(_index(f"{PAPER}.thmL.8", "violation"))
+    doc["instance"]["δ"] = {"kind": "number", "rational": "1/2", "float_hex": (0.5).hex()}
+    assert "do not prove it" in check_certificate(doc, CLAIMS, CERTS)
+
+
+def test_changed_trial_bits_rejected():
+    """thmL.5's repair with trial 0's T rows all the first Hadamard row: Z of rank 1, the sandwich fails there,
+    so one trial is unproven and the recomputed tail is not the recorded one."""
+    doc = _doc(_index(f"{PAPER}.thmL.5", "repair"))
+    T = doc["hints"]["trials"]["0"]["bits"][0]
+    T["rows"] = [0] * len(T["rows"])
+    assert "recorded measured" in check_certificate(doc, CLAIMS, CERTS)
 
 
 def _package_claims():
