@@ -46,11 +46,12 @@ def _unit_box(M) -> Fact:
 
 
 def _lam_star(A, M) -> arb:
-    """λ* = max(0, −⟨A, M⟩/‖M‖_F²), the λ ≥ 0 minimising ‖A + λM‖_F (0 for M = 0, decided exactly)."""
+    """λ* = max(0, −⟨A, M⟩/‖M‖_F²), the λ ≥ 0 minimising ‖A + λM‖_F (0 for M = 0, decided exactly); the
+    enclosure is cut to [0, ∞) (``arb.max`` may return a ball reaching below 0)."""
     mm = _fro2(M)
     if mm == 0:
         return arb(0)
-    return B.maximum([arb(0), -B.inner(A, M) / arb(mm)])
+    return B.maximum([arb(0), -B.inner(A, M) / arb(mm)]).nonnegative_part()
 
 
 def _alpha1(X, W, lam) -> arb:
