@@ -152,8 +152,9 @@ def norm2(v) -> arb:
 
 
 def frobenius(a) -> arb:
-    """‖a‖_F: the square root of the sum of squares (oracle.linalg.frobenius)."""
-    return sum((x * x for x in _entries(matrix(a))), arb(0)).sqrt()
+    """‖a‖_F: the square root of the sum of squares (oracle.linalg.frobenius); the sum is cut to its
+    nonnegative part first, so a norm enclosing 0 is a ball around 0, not NaN."""
+    return sum((x * x for x in _entries(matrix(a))), arb(0)).nonnegative_part().sqrt()
 
 
 def norm_inf(v) -> arb:
@@ -209,7 +210,7 @@ def spectral_norm(a) -> arb:
     a = matrix(a)
     gram = a.transpose() * a if a.nrows() >= a.ncols() else a * a.transpose()
     top = _max(eigvalsh(gram))
-    return _max([top, arb(0)]).sqrt()
+    return top.nonnegative_part().sqrt()
 
 
 # -- exact proofs ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from flint import arb, ctx, fmpq, fmpq_mat
+from flint import arb, arb_mat, ctx, fmpq, fmpq_mat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -138,3 +138,12 @@ def test_recorded_balls_round_trip():
         x = arb(2).sqrt()
         again = ball.ball(ball.midpoint_fraction(x), ball.radius_fraction(x))
     assert again.contains(x)
+
+
+def test_norms_enclosing_zero_are_balls_not_nan():
+    """A difference known only to ±2⁻¹⁰⁰ has norm in [0, 2⁻¹⁰⁰·√n]: a ball around 0, never NaN."""
+    tiny = arb(0, arb(2) ** -100)
+    with ball.at_bits(128):
+        for norm in (ball.frobenius(arb_mat([[tiny, tiny]])), ball.norm2(arb_mat([[tiny], [tiny]])),
+                     ball.spectral_norm(arb_mat([[tiny, 0], [0, tiny]]))):
+            assert norm.is_finite() and norm.contains(0) and norm < arb(2) ** -98
