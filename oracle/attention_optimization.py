@@ -303,13 +303,14 @@ def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
 
     **Raises:** :class:`~oracle.UndecidableError` when a block cannot be resolved within MAX_PREC_FACTOR times
     the working precision."""
+    fn = _z_fn(A1, A2, A3, B, w, reading, x, y)  # validates the arguments
     k = A1.cols ** 2
 
-    def blocks(fn, z):
-        H = derivatives.hessian(fn, z)
+    def blocks(f, z):
+        H = derivatives.hessian(f, z)
         return [H, H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]]
 
-    return derivatives.resolved(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)), blocks)[0]
+    return derivatives.resolved(fn, mp.matrix(list(x) + list(y)), blocks)[0]
 
 
 def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
@@ -317,13 +318,14 @@ def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
     def.H_yy), by numerical differentiation of the loss — never from a closed form — each resolved to the
     working precision relative to its own largest entry (:func:`hessian_tot`), and with ``accuracy`` to that
     absolute accuracy per entry."""
+    fn = _z_fn(A1, A2, A3, B, None, "b", x, y)  # validates the arguments
     k = A1.cols ** 2
 
-    def blocks(fn, z):
-        H = derivatives.hessian(fn, z)
+    def blocks(f, z):
+        H = derivatives.hessian(f, z)
         return [H[0:k, 0:k], H[0:k, k:2 * k], H[k:2 * k, k:2 * k]]
 
-    return tuple(derivatives.resolved(_z_fn(A1, A2, A3, B, None, "b", x, y), mp.matrix(list(x) + list(y)), blocks, accuracy))
+    return tuple(derivatives.resolved(fn, mp.matrix(list(x) + list(y)), blocks, accuracy))
 
 
 def hessian_xy(A1, A2, A3, B, x, y):
