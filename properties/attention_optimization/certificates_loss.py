@@ -20,7 +20,7 @@ from flint import arb, arb_mat, arb_series, fmpq, fmpq_mat
 from oracle import ball
 from oracle.precision import UndecidableError
 
-__all__ = ["B_x_paper", "B_x_true", "B_xy_paper", "G_xy_four", "L_entry", "L_half", "c_entry", "column",
+__all__ = ["B_x_paper", "B_x_true", "B_xy_paper", "B_xy_true", "G_xy_four", "L_entry", "L_half", "c_entry", "column",
            "cross_hessian", "entries", "f_row", "h12_quantities", "h_col", "hessian", "kron_block", "second_derivative",
            "sigma_plus_squared", "vec_cols", "vec_row"]
 
