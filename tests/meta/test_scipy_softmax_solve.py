@@ -3,8 +3,8 @@ methods and settings pass the validator with which declared ``SOLVE_TOLERANCE``.
 absolute threshold on the gradient, while the contract's rule is relative (τ times the magnitudes of
 x* and of L's terms), so an optimiser passes once its own tolerance is well inside τ's: BFGS with
 gtol = 1e-10 passes at the default τ = 1e-8; BFGS at its default gtol = 1e-5 fails even with
-τ = 1e-6 declared (trust-exact at gtol = 1e-15 and L-BFGS-B at ftol = 1e-16, gtol = 1e-15 pass in
-test_real_libraries; L-BFGS-B at its defaults passes with τ = 1e-3 declared)."""
+τ = 1e-6 declared (trust-exact at gtol = 1e-15 passes in test_real_libraries; L-BFGS-B at ftol = 1e-16,
+gtol = 1e-15 passes up to κ(A) = 1e4 and fails the κ(A) = 1e6 corner there)."""
 
 import warnings
 
