@@ -105,7 +105,10 @@ def certificate_text(doc: dict | None) -> str:
         return "not certified (no certificate was made: python -m properties certify)"
     if not doc.get("certified"):
         return f"not certified: {doc.get('reason', 'no reason recorded')}"
-    proven = "fails" if doc["target"] == "violation" else "holds strictly"
+    exact_tie = (doc["measured"].get("rad") == "0" and doc["bound"].get("rad") == "0"
+                 and doc["measured"].get("mid") == doc["bound"].get("mid"))
+    proven = "fails" if doc["target"] == "violation" else ("holds with equality, exactly" if exact_tie
+                                                            else "holds strictly")
     premises = "; ".join(f"{p['what']} proven ({p.get('method', 'ball enclosures')})" for p in doc.get("premises", ()))
     return (f"**certified** ({doc['method']}, {doc['bits']} bits): {doc['enclosed']}: measured ∈ "
             f"{_ball_text(doc['measured'])}, bound ∈ {_ball_text(doc['bound'])}, so `measured {doc['relation']} bound` "
