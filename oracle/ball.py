@@ -180,7 +180,8 @@ def quadratic_form(v, m) -> arb:
 
 
 def eigvalsh(s) -> list[arb]:
-    """Enclosures of the eigenvalues of a symmetric matrix, with multiplicity (order unspecified).
+    """Enclosures of the eigenvalues of a symmetric matrix, with multiplicity (order unspecified; the
+    rigorous twin of oracle.linalg.eigvalsh).
 
     Computed by ``acb_mat.eig`` with a rigorous algorithm (clusters of equal eigenvalues handled by
     ``multiple=True``); raises :class:`UndecidableError` when they cannot be isolated at this precision."""

@@ -48,7 +48,7 @@ from .ledgerfile import write_atomic
 from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
 
-__all__ = ["BITS", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "certify_ledger",
+__all__ = ["BITS", "Certifier", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "certify_ledger",
            "check_certificate", "decode_instance", "encode_instance", "main", "raw_instance"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)

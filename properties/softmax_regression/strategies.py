@@ -30,6 +30,7 @@ __all__ = [
     "int_b",
     "ints",
     "lipschitz_instances",
+    "loewner_pair_objects",
     "loewner_pairs",
     "newton_instances",
     "nonneg",
