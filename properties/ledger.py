@@ -49,8 +49,8 @@ from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
 
-__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
-           "summary_table"]
+__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_implementation", "default_jobs", "judge_by_id",
+           "run_claim", "run_ledger", "summary_table"]
 
 @dataclass
 class Result:
@@ -208,6 +208,15 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: 
         result.extra = {"traceback": traceback.format_exc(limit=6).replace(_SOURCE_ROOT, "")}
 
 
+def default_implementation():
+    """The implementation the ledger judges by default: the project's own adapters, ``solvers.adapter``
+    (the one place in ``properties`` that imports ``solvers``; certificates that record the
+    implementation's outputs take it from here)."""
+    import solvers.adapter
+
+    return solvers.adapter
+
+
 def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,
               seed: int = profiles.DEFAULT_SEED, shrink: bool = True) -> Result:
     """Judge one claim (and its repairs); ``impl`` is the implementation module for claims that
@@ -215,7 +224,7 @@ def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=Non
     search at its first counterexample (see the module docstring)."""
     profiles.load(profile)
     if (claim.uses or any(r.uses for r in claim.repairs)) and impl is None:  # a repair may use adapters alone
-        import solvers.adapter as impl  # the ledger judges the project's own solvers
+        impl = default_implementation()  # the ledger judges the project's own solvers
     result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
                     expected=claim.expected, statement=claim.statement)
     t0 = time.perf_counter()
