@@ -250,7 +250,7 @@ def psd_sqrt(A):
     """The PSD square root Q diag(√max(λ, 0)) Qᵀ of a symmetric PSD A (eigenvalues below 0 can
     only come from rounding of a PSD matrix and are clamped)."""
     A = to_mp(A, "A", ndim=2)
-    lam, Q = mp.eigsy(linalg.symmetric_part(A))
+    lam, Q = linalg.converged(lambda: mp.eigsy(linalg.symmetric_part(A)), "eigsy")
     return Q * mp.diag([mp.sqrt(max(v, 0)) for v in lam]) * Q.T
 
 
@@ -325,7 +325,7 @@ def backward_error_lstsq(A, b, x):
     r = b - A * x
     w2 = (linalg.norm2(r) / nx) ** 2
     G = A.T * A + w2 * mp.eye(A.cols)
-    E, V = mp.eigsy(linalg.symmetric_part(G))
+    E, V = linalg.converged(lambda: mp.eigsy(linalg.symmetric_part(G)), "eigsy")
     g = V.T * (A.T * r)
     return mp.sqrt(mp.fsum(g[i] ** 2 / E[i] for i in range(A.cols))) / nx
 
@@ -390,7 +390,7 @@ class ExactGram:
         rr = self.residual_sq(x)
         w2 = self._f(rr) / nx**2
         g = c - G * xm
-        E, V = mp.eigsy(linalg.symmetric_part(G) + w2 * mp.eye(self.d))
+        E, V = linalg.converged(lambda: mp.eigsy(linalg.symmetric_part(G) + w2 * mp.eye(self.d)), "eigsy")
         h = V.T * g
         eta = mp.sqrt(mp.fsum(h[i] ** 2 / E[i] for i in range(self.d))) / nx
         nA = mp.sqrt(max(linalg.eigvalsh(linalg.symmetric_part(G))[-1], mp.mpf(0)))

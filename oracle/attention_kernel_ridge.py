@@ -353,7 +353,7 @@ def kernel_features(X, bits):
 
 
 def _inverse_sqrt(A, name):
-    lam, Q = mp.eigsy(linalg.symmetric_part(A))
+    lam, Q = linalg.converged(lambda: mp.eigsy(linalg.symmetric_part(A)), "eigsy")
     if min(lam[i] for i in range(A.rows)) <= 0:
         raise ValueError(f"{name} must be positive definite")
     return Q * mp.diag([1 / mp.sqrt(lam[i]) for i in range(A.rows)]) * Q.T

@@ -17,7 +17,7 @@ from __future__ import annotations
 from mpmath import mp
 
 from . import derivatives
-from .linalg import diag, dot, entrywise, exp_entrywise, kron
+from .linalg import converged, diag, dot, entrywise, exp_entrywise, kron
 from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
@@ -384,7 +384,7 @@ def minimiser(A1, A2, A3, B, w, x0, y0, reading: str = "b", *, tol=None, max_ite
         g = derivatives.gradient(fn, z)
         if mp.norm(g) <= tol:
             H = derivatives.hessian(fn, z)
-            if min(mp.eigsy(H, eigvals_only=True)) <= 0:
+            if min(converged(lambda H=H: mp.eigsy(H, eigvals_only=True), "eigsy")) <= 0:
                 raise ValueError("the stationary point found is not a strict local minimum")
             return z[0:k, 0], z[k:2 * k, 0]
         z = z - mp.lu_solve(derivatives.hessian(fn, z), g)

@@ -212,7 +212,7 @@ def approx_factor(H, Ht):
     _square(Ht, "Ht")
     if Ht.rows != H.rows:
         raise ValueError(f"Ht is {Ht.rows}x{Ht.cols}, must be {H.rows}x{H.cols} like H")
-    E, Q = mp.eigsy(linalg.sym(H))
+    E, Q = linalg.converged(lambda: mp.eigsy(linalg.sym(H)), "eigsy")
     if min(E[i] for i in range(E.rows)) <= 0:
         raise ValueError("H must be positive definite")
     Hm = Q * mp.diag([1 / mp.sqrt(E[i]) for i in range(E.rows)]) * Q.T

@@ -27,10 +27,11 @@ import numpy as np
 from mpmath import mp
 from mpmath.libmp import from_rational, round_nearest
 
-from .precision import as_float_array, check_int, check_mp
+from .precision import UndecidableError, as_float_array, check_int, check_mp
 
 __all__ = [
     "cond",
+    "converged",
     "diag",
     "dot",
     "entrywise",
@@ -100,8 +101,23 @@ def frobenius(M):
 def singular_values(M):
     """All min(r, c) singular values of ``M``, in decreasing order."""
     check_mp(M, "M", ndim=2)
-    s = mp.svd_r(M, compute_uv=False)
+    s = converged(lambda: mp.svd_r(M, compute_uv=False), "svd")
     return sorted((abs(s[i]) for i in range(len(s))), reverse=True)
+
+
+def converged(thunk, what: str):
+    """``thunk()`` (an mpmath iterative decomposition), retried at 2× and 4× the working precision when
+    mpmath reports no convergence (its QR iteration can stall on matrices with exact zeros at one precision
+    and not at another: the thorough run met one in attention_optimization.lem10.1.p4); a refusal, never a
+    crash, when it does not converge at all."""
+    prec = mp.prec
+    for factor in (1, 2, 4):
+        try:
+            with mp.workprec(factor * prec):
+                return thunk()
+        except RuntimeError as exc:
+            last = exc
+    raise UndecidableError(f"{what} did not converge at {prec}, {2 * prec} or {4 * prec} bits ({last})")
 
 
 def spectral_norm(M):
@@ -178,7 +194,7 @@ def symmetric_part(S):
 def eigvalsh(S):
     """Eigenvalues of a symmetric matrix, increasing."""
     _check_symmetric(S, "S")
-    E = mp.eigsy(symmetric_part(S), eigvals_only=True)
+    E = converged(lambda: mp.eigsy(symmetric_part(S), eigvals_only=True), "eigsy")
     return sorted(E[i] for i in range(S.rows))
 
 

@@ -149,3 +149,29 @@ def test_mp_entry_points_refuse_numpy_and_strings(name, fn, nargs, bad):
         fn(*([bad] * nargs))
     except ValueError:
         pass
+
+
+def test_decompositions_retry_then_refuse_when_mpmath_does_not_converge(monkeypatch):
+    """The thorough run (issue 27) crashed attention_optimization.lem10.1.p4 with mpmath's
+    ``RuntimeError: svd: no convergence``: a judge refuses, it never crashes.  One stall is retried at a
+    higher precision (the value is still right); a decomposition that never converges is UndecidableError."""
+    from oracle import linalg
+    from oracle.precision import UndecidableError
+
+    M = mp.matrix([[3, 0], [0, 4]])
+    real_svd, calls = mp.svd_r, []
+
+    def stalls_once(*args, **kwargs):
+        calls.append(mp.prec)
+        if len(calls) == 1:
+            raise RuntimeError("svd: no convergence to an eigenvalue after 300 iterations")
+        return real_svd(*args, **kwargs)
+
+    monkeypatch.setattr(mp, "svd_r", stalls_once)
+    assert linalg.singular_values(M) == [4, 3] and calls[1] == 2 * calls[0]
+    monkeypatch.setattr(mp, "svd_r", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("svd: no convergence")))
+    with pytest.raises(UndecidableError, match="svd did not converge"):
+        linalg.sigma_min(M)
+    monkeypatch.setattr(mp, "eigsy", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("eigsy: no convergence")))
+    with pytest.raises(UndecidableError, match="eigsy did not converge"):
+        linalg.eigvalsh(mp.matrix([[1, 0], [0, 2]]))
