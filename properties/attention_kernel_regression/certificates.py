@@ -8,7 +8,8 @@ SVD's factors cancel (thmL.3.eq86, thmL.3.gd), so the enclosure is of an exact r
 the implementation's output (Theorem K.1, the running-time sweeps) record that output: the first
 certification calls the project's implementation (``solvers.adapter``), and the certificate keeps its
 float64 result (``hints``) or counts (the instance), which ``--check`` re-verifies with python-flint
-alone.  The sketch-based and statistical claims of Section L live in :mod:`.certificates_sketch`.
+alone.  The sketch-based and statistical claims of Section L live in :mod:`.certificates_sketch` and
+:mod:`.certificates_statistics`; the registry they all register into is :mod:`.certificates_common`'s.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from flint import arb, arb_mat, fmpq, fmpq_mat
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Certifiers, Evidence, Fact
+from ..certify import Evidence, Fact
+from ..ledger import default_implementation
+from . import certificates_sketch, certificates_statistics  # noqa: F401  (register the Section L certifiers)
+from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
 
 __all__ = ["CERTIFIERS", "counts_instance", "nonzero_eigenvalues"]
-
-CERTIFIERS = Certifiers("attention_kernel_regression")
 
 
 # -- helpers: exact ranks, Gram eigenvalues, κ, witnesses ----------------------------------------------
@@ -54,18 +56,6 @@ def nonzero_eigenvalues(S: fmpq_mat, rank: int) -> list[arb]:
     return positive
 
 
-def _lowest(values: list[arb]) -> arb:
-    lo = min((v.lower() for v in values), key=lambda x: x.mid())
-    hi = min((v.upper() for v in values), key=lambda x: x.mid())
-    return lo.union(hi)
-
-
-def _highest(values: list[arb]) -> arb:
-    lo = max((v.lower() for v in values), key=lambda x: x.mid())
-    hi = max((v.upper() for v in values), key=lambda x: x.mid())
-    return lo.union(hi)
-
-
 def _sigma_extremes(M: fmpq_mat) -> tuple[arb, arb]:
     """(σ_max(M), σ_min(M)) with the paper's σ_min = min_{‖x‖=1}‖Mx‖ (0 for a wide or rank-deficient M,
     decided exactly)."""
@@ -74,10 +64,10 @@ def _sigma_extremes(M: fmpq_mat) -> tuple[arb, arb]:
         return arb(0), arb(0)
     G = _gram(M)
     values = nonzero_eigenvalues(G, r)
-    top = _highest(values).sqrt()
+    top = highest(values).sqrt()
     if M.nrows() < M.ncols() or r < M.ncols():
         return top, arb(0)
-    return top, _lowest(values).sqrt()
+    return top, lowest(values).sqrt()
 
 
 def _kappa(M: fmpq_mat) -> arb:
@@ -117,10 +107,6 @@ def _norm(v) -> arb:
     return _num(_sq(v)).sqrt() if isinstance(v, fmpq_mat) else ball.norm2(v)
 
 
-def _psd(S: fmpq_mat, what: str) -> Fact:
-    return Fact(what, "exact rational LDLᵀ", ball.positive_semidefinite_exact(S))
-
-
 # -- Fact A.4 ------------------------------------------------------------------------------------------
 
 @CERTIFIERS.violation("attention_kernel_regression.factA.4.b1",
@@ -128,7 +114,7 @@ def _psd(S: fmpq_mat, what: str) -> Fact:
 def _factA_4_b1(inst, hints):
     A = inst["A"]
     r = A.rank()
-    pinv = arb(0) if r == 0 else 1 / _lowest(nonzero_eigenvalues(_gram(A), r))
+    pinv = arb(0) if r == 0 else 1 / lowest(nonzero_eigenvalues(_gram(A), r))
     _, smin = _sigma_extremes(A)
     premise = Fact(f"σ_min(A) = 0 (paper's min_{{‖x‖=1}}‖Ax‖: rank {r}, shape {A.nrows()}×{A.ncols()}), so "
                    "σ_min(A)^{-2} = ∞", "exact rank over the rationals", A.nrows() < A.ncols() or r < A.ncols())
@@ -199,7 +185,7 @@ def _d2(inst, hints):
         return np.linalg.svd(M)[2][0]
 
     b, rec = _hint_vector(hints, "b", worst)
-    premises = [_psd(N - G * (1 - e), "(1−ε)AᵀA ⪯ AᵀSᵀSA"), _psd(G * (1 + e) - N, "AᵀSᵀSA ⪯ (1+ε)AᵀA"),
+    premises = [psd_fact(N - G * (1 - e), "(1−ε)AᵀA ⪯ AᵀSᵀSA"), psd_fact(G * (1 + e) - N, "AᵀSᵀSA ⪯ (1+ε)AᵀA"),
                 Fact("AᵀSᵀSA positive definite (x' = (AᵀSᵀSA)⁻¹b is the argmin)", "exact rational LDLᵀ",
                      ball.positive_definite_exact(N)),
                 Fact("b ≠ 0", "exact", any(b[i, 0] != 0 for i in range(b.nrows())))]
@@ -315,12 +301,11 @@ def _thmJ_2_repair(inst, hints):
 def counts_instance(entry: dict) -> dict:
     """The named instance of lemJ.1.p4 and thmJ.2.time: the sizes j and Algorithm 5's worst-case iteration
     counts there, reported by the project's implementation (``solvers.adapter.even_powers_iterations``)."""
-    import solvers.adapter as impl
+    from .powers import SWEEP_STAGES, iteration_bound
 
-    from .powers import _JS, _iteration_bound
-
-    counts = [int(round(float(_iteration_bound(impl, j)))) for j in _JS]
-    return {"j": list(_JS), "count": counts}
+    impl = default_implementation()
+    counts = [int(round(float(iteration_bound(impl, j)))) for j in SWEEP_STAGES]
+    return {"j": list(SWEEP_STAGES), "count": counts}
 
 
 def _fitted_exponent(xs: list[arb], ys: list[arb]) -> arb:
@@ -390,8 +375,8 @@ def _k1(inst, hints):
     A, b, j, e, seed = inst["A"], inst["b"], inst["j"], inst["ε_final"], inst["seed"]
 
     def run():
-        import solvers.adapter as impl
-        return impl.odd_powers(_floats(A), _floats(b).ravel(), j, float(Fraction(int(e.p), int(e.q))), 0.05, seed)
+        eps = float(Fraction(int(e.p), int(e.q)))
+        return default_implementation().odd_powers(_floats(A), _floats(b).ravel(), j, eps, 0.05, seed)
 
     x, rec = _hint_vector(hints, "x'", run)
     Gj = _eye(A.ncols())
@@ -443,7 +428,7 @@ def _thmL_3_eq86(inst, hints):
     Gi = G.inv()
     C = S.transpose() * M * Gi * Gi * Gi * M.transpose() * S  # (RᵀS)ᵀ(RᵀS), exactly
     m = W.nrows()
-    smin = _lowest(nonzero_eigenvalues(C, m)).sqrt()  # σ_m(RᵀS) = σ_min(m, n) (RᵀS has rank m)
+    smin = lowest(nonzero_eigenvalues(C, m)).sqrt()  # σ_m(RᵀS) = σ_min(m, n) (RᵀS has rank m)
     measured = _num((v.transpose() * C * v)[0, 0]).sqrt()
     return Evidence("≥", measured, smin * _norm(v), premises=[full],
                     what="‖RᵀSv‖ = (vᵀSᵀM(MᵀM)⁻³MᵀSv)^{1/2} against σ_min(RᵀS)‖v‖ (σ_{min(m,n)})")
@@ -481,7 +466,7 @@ def _thmL_3_gd(inst, hints):
 def _thmL_3_gd_repair(inst, hints):
     measured, bound, G, full = _gd(inst, fmpq(9, 16))
     n = G.nrows()
-    window = [_psd(G - _eye(n) * fmpq(4, 5), "σ_i(SWᵀ)² ≥ 4/5"), _psd(_eye(n) * fmpq(4, 3) - G, "σ_i(SWᵀ)² ≤ 4/3")]
+    window = [psd_fact(G - _eye(n) * fmpq(4, 5), "σ_i(SWᵀ)² ≥ 4/5"), psd_fact(_eye(n) * fmpq(4, 3) - G, "σ_i(SWᵀ)² ≤ 4/3")]
     return Evidence("≤", measured, bound, premises=[full] + window,
                     what="‖Φz₈ − RᵀSy‖ against (9/16)⁸‖RᵀSy‖ (S = I, z₀ = 0)")
 
@@ -498,12 +483,10 @@ def _eq86_repair(inst, hints):
         trace = sum((C[i, i] for i in range(C.nrows())), fmpq(0))
         return Evidence("≥", arb(lhs - trace * proj), arb(0), premises=[full],
                         what="‖RᵀSv‖² − σ_1(RᵀS)²‖Πv‖² against 0 (m = 1: σ_1² = tr((RᵀS)ᵀRᵀS); exact)")
-    smin = _lowest(nonzero_eigenvalues(C, W.nrows())).sqrt()
+    smin = lowest(nonzero_eigenvalues(C, W.nrows())).sqrt()
     return Evidence("≥", _num(lhs).sqrt(), smin * _num(proj).sqrt(),
                     premises=[full], what="‖RᵀSv‖ against σ_m(RᵀS)·‖Πv‖ (Π = B(BᵀB)⁻¹Bᵀ, B = SᵀSWᵀ)")
 
 
 CERTIFIERS.repair("attention_kernel_regression.thmL.3.eq86",
                   method="exact rationals: RRᵀ = M(MᵀM)⁻³Mᵀ and the projector; ball eigenvalues")(_eq86_repair)
-
-from . import certificates_sketch  # noqa: E402,F401  (registers the Section L sketch certifiers)

@@ -21,7 +21,8 @@ from oracle import ball
 from oracle.precision import UndecidableError
 
 from ..certify import Evidence, Fact
-from .certificates import CERTIFIERS, _highest, _lowest, _psd
+from ..ledger import default_implementation
+from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
 
 __all__ = ["exact_features", "exact_sketch", "features_gram", "gram_eigen_ratio", "kernel_ball", "null_vector",
            "record_bits", "restore_bits"]
@@ -145,7 +146,7 @@ def gram_eigen_ratio(K: arb_mat, G: fmpq_mat) -> tuple[arb, arb]:
         values = [z.real for z in acb_mat(K.solve(arb_mat(G))).eig(multiple=True)]
     except (ValueError, ZeroDivisionError) as exc:
         raise UndecidableError(f"eigenvalues of K⁻¹G not isolated ({exc})") from None
-    return _lowest(values), _highest(values)
+    return lowest(values), highest(values)
 
 
 def _bits_hint(hints, key, compute):
@@ -156,18 +157,12 @@ def _bits_hint(hints, key, compute):
 
 # -- Theorem L.5 ------------------------------------------------------------------------------------------
 
-def _implementation():
-    import solvers.adapter as impl  # imported only when certifying (re-checking reads the recorded bits)
-
-    return impl
-
-
 def _l5_data(inst, hints):
-    from .section_l_sketch import _L5_D, _L5_M, _L5_N, _L5_P, _sketch_bits
+    from .section_l_sketch import L5_D, L5_M, L5_N, L5_P, sketch_bits
 
-    X = np.random.default_rng(inst["data_seed"]).standard_normal((_L5_D, _L5_N))
-    (T, S), rec = _bits_hint(hints, "bits", lambda: _sketch_bits(_implementation(), _L5_D, _L5_M, inst["seed"]))
-    return X, T, S, _L5_P, rec
+    X = np.random.default_rng(inst["data_seed"]).standard_normal((L5_D, L5_N))
+    (T, S), rec = _bits_hint(hints, "bits", lambda: sketch_bits(default_implementation(), L5_D, L5_M, inst["seed"]))
+    return X, T, S, L5_P, rec
 
 
 @CERTIFIERS.violation("attention_kernel_regression.thmL.5",
@@ -180,8 +175,8 @@ def _thmL_5(inst, hints):
     Tt, _, m = exact_sketch(np.eye(X.shape[0]), 1, T, S)  # T itself: T = Tt/√m
     TtT = Tt.transpose() * Tt / m
     eye = fmpq_mat(X.shape[0], X.shape[0], [int(i == j) for i in range(X.shape[0]) for j in range(X.shape[0])])
-    premises = [_psd(TtT - eye * (1 - eps) ** 2, "T an ε-SE for span(X) = R^d: σ_min(T)² ≥ (1−ε)²"),
-                _psd(eye * (1 + eps) ** 2 - TtT, "T an ε-SE for span(X) = R^d: σ_max(T)² ≤ (1+ε)²"),
+    premises = [psd_fact(TtT - eye * (1 - eps) ** 2, "T an ε-SE for span(X) = R^d: σ_min(T)² ≥ (1−ε)²"),
+                psd_fact(eye * (1 + eps) ** 2 - TtT, "T an ε-SE for span(X) = R^d: σ_max(T)² ≤ (1+ε)²"),
                 Fact("S an (n, d, ε, δ, 0)-SSE: vacuous (srank(AᵀA) ≤ 0 holds for no A)", "definition", True)]
     Zt, k, m = exact_sketch(X, p, T, S)
     v = null_vector(Zt)
@@ -201,13 +196,13 @@ def _thmL_5(inst, hints):
 # -- Theorem L.3's ∀x, y step -------------------------------------------------------------------------------
 
 def _allxy_data(inst, hints):
-    from .section_l_solver import _ALLXY_ROWS
+    from .section_l_solver import ALLXY_ROWS
 
     rng = np.random.default_rng(inst["data_seed"])
     d, n = inst["d"], inst["n"]
     X, x, y0 = 0.5 * rng.standard_normal((d, n)), rng.standard_normal(n), rng.standard_normal(n)
-    bits, rec = _bits_hint(hints, "bits", lambda: _implementation().attention_feature_bits(d, _ALLXY_ROWS,
-                                                                                     inst["seed"]))
+    bits, rec = _bits_hint(hints, "bits",
+                           lambda: default_implementation().attention_feature_bits(d, ALLXY_ROWS, inst["seed"]))
     _, blocks = exact_features(X, bits)
     G = features_gram(n, blocks)
     K = kernel_ball(X)
@@ -235,12 +230,10 @@ def _thmL_3_allxy(inst, hints):
 def _thmL_3_allxy_repair(inst, hints):
     K, G, xq, y0q, y, scale, rec = _allxy_data(inst, hints)
     lo, hi = gram_eigen_ratio(K, G)
-    eps_w = _highest([1 - lo, hi - 1])
-    top = _highest(ball.eigvalsh(K))
+    eps_w = highest([1 - lo, hi - 1])
+    top = highest(ball.eigvalsh(K))
     lhs = ball.norm2(arb_mat(G * xq) - y)
     rhs = scale * ball.norm2(y0q) + eps_w * top.sqrt() * ball.quadratic_form(arb_mat(xq), K).sqrt()
     return Evidence("≤", lhs, rhs, hints=rec, what="‖WᵀWx − y‖ against ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖ "
                                                     "(ε_W the exact sandwich accuracy of W)")
 
-
-from . import certificates_statistics  # noqa: E402,F401  (registers the statistical certifiers)

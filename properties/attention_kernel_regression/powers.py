@@ -27,7 +27,7 @@ from .costs import algorithm_time, with_time
 from .regression import psd_trial
 from .strategies import chain_instances
 
-__all__ = ["claims", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
+__all__ = ["SWEEP_STAGES", "claims", "iteration_bound", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
 
 claims = ClaimSet(PAPER)
 
@@ -135,14 +135,14 @@ def _iteration_instance(kappa: float = 100.0, n: int = 64, d: int = 3):
     return (Q * np.geomspace(1.0, 1.0 / kappa, d)) @ V.T, rng.standard_normal(d)
 
 
-def _iteration_bound(impl, j):
+def iteration_bound(impl, j):
     """Algorithm 5's own worst-case iteration bound Σ_k T₂(k) for j stages (ε = 1e-2, δ = 0.05)."""
     A, b = _iteration_instance()
     return output(impl.even_powers_iterations(A.copy(), b.copy(), j, 1e-2, 0.05, 0), "even_powers_iterations",
                   shape=(2,))[1]
 
 
-_JS = (2, 4, 8, 16)
+SWEEP_STAGES = (2, 4, 8, 16)
 _ITER_HYP = ("alg.5 as implemented (schedule 'paper'); n = 64, d = 3, κ = 100, ε = 1e-2, δ = 0.05; per-iteration "
              "cost O(nd + d³) is fixed, so the iteration count carries the dependence on k: the count judged is the "
              "algorithm's own worst-case bound Σ_k T₂(k), T₂(k) = ⌈ln(κ(R̃)/η_k)/ln(1/c₂)⌉ (float64 cannot run the "
@@ -150,7 +150,7 @@ _ITER_HYP = ("alg.5 as implemented (schedule 'paper'); n = 64, d = 3, κ = 100, 
 
 claims.running_time("attention_kernel_regression.lemJ.1.p4",
                     "time through stage k+1: C·(nd + d³)·(k+1)·log(κ/ε_{k+1})·log(1/δ_{k+1})",
-                    uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
+                    uses=("even_powers_iterations",), sizes=SWEEP_STAGES, count=iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j / 0.05),
                     hypotheses=_ITER_HYP, expected="falsified",
                     notes="Stage k needs Θ(k log κ) iterations (tolerance ε_k/κ^{2k}), so the total is Θ(j² log κ): "
@@ -166,7 +166,7 @@ _ITER_REPAIR = ("Derived (spec alg.5, 'worst-case GD iteration count'): stage i 
 claims.running_time("attention_kernel_regression.lemJ.1.p4",
                     "time through stage k: O((nd + d³)·(k²·log κ + k² + k·log(1/ε_final))) for the "
                     "GD iterations (plus one preconditioner per stage)",
-                    uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
+                    uses=("even_powers_iterations",), sizes=SWEEP_STAGES, count=iteration_bound,
                     claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
                     hypotheses=_ITER_HYP, repair=True, notes=_ITER_REPAIR)
 
@@ -227,14 +227,14 @@ claims.inequality("attention_kernel_regression.thmJ.2",
 
 claims.running_time("attention_kernel_regression.thmJ.2.time",
                     "Algorithm 5 runs in O((nd + d³)·(j²·log κ + j² + j·log(1/ε_final))) GD "
-                    "time (plus j preconditioners)", uses=("even_powers_iterations",), sizes=_JS,
-                    count=_iteration_bound, claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
+                    "time (plus j preconditioners)", uses=("even_powers_iterations",), sizes=SWEEP_STAGES,
+                    count=iteration_bound, claimed=lambda j: j * j * math.log(100) + j * j + j * math.log(1 / 1e-2),
                     hypotheses=_ITER_HYP, repair=True,
                     notes=_ITER_REPAIR + " The stated j·log(κ/ε)·log²(jn/δ) holds only while j = O(log²(jn/δ)).")
 
 claims.running_time("attention_kernel_regression.thmJ.2.time",
                     "Algorithm 5 runs in O((nd + d³)·j·log(κ/ε_final)·log²(jn/δ_final))",
-                    uses=("even_powers_iterations",), sizes=_JS, count=_iteration_bound,
+                    uses=("even_powers_iterations",), sizes=SWEEP_STAGES, count=iteration_bound,
                     claimed=lambda j: j * math.log(100 / 1e-2) * math.log(j * 64 / 0.05) ** 2,
                     hypotheses=_ITER_HYP, expected="falsified",
                     notes="Spec: AMBIGUOUS ('holds only while j = O(log²(jn/δ))'). The harness reads the O(·) with "

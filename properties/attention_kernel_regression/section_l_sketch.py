@@ -22,17 +22,19 @@ from oracle import linalg, to_mp
 from ..toolkit import ClaimSet, Outcome, le, loewner, require, worst, worst_pair
 from ..toolkit.strategies import dims, matrices, scalars
 
-__all__ = ["claims"]
+__all__ = ["L1_EPS", "L1_MU", "L5_D", "L5_M", "L5_N", "L5_P", "L8_EPS", "claims", "paper_q", "sketch_bits",
+           "unit_columns"]
 
 claims = ClaimSet("attention_kernel_regression")
 
 
-def _unit_columns(rng, d, n, lo=1.0, hi=1.0):
+def unit_columns(rng, d, n, lo=1.0, hi=1.0):
+    """A d×n float64 matrix of random directions with column norms drawn uniformly from [lo, hi]."""
     X = rng.standard_normal((d, n))
     return X / np.linalg.norm(X, axis=0) * rng.uniform(lo, hi, n)
 
 
-def _sketch_bits(impl, d, m, seed):
+def sketch_bits(impl, d, m, seed):
     """The implementation's SRHT T: R^d → R^m and TensorSRHT S: R^m × R^m → R^m (Algorithm 8's S, T)."""
     return impl.srht_bits(d, m, seed), impl.tensor_srht_bits(m, m, m, seed + 1)
 
@@ -50,7 +52,7 @@ def _judged(out, note):
 # ============================================================================ Theorem L.1
 
 
-_L1_EPS, _L1_MU = mp.mpf("0.5"), mp.mpf("1.25")
+L1_EPS, L1_MU = mp.mpf("0.5"), mp.mpf("1.25")
 
 
 def _l1p1_trial(seed, impl):
@@ -59,13 +61,13 @@ def _l1p1_trial(seed, impl):
     t = rng.uniform(0.01, 0.1)
     Q, _ = np.linalg.qr(rng.standard_normal((N, N)))
     X = Q * np.concatenate([[1.0], np.full(N - 1, t)])  # X = Q diag(1, t, …, t): srank ≈ 1, rank N
-    m = math.ceil(p * float(_L1_MU) ** 2 / float(_L1_EPS) ** 2)  # m = p·s_λ²/ε² (Ω̃ with constant 1)
-    T, S = _sketch_bits(impl, N, m, seed)
+    m = math.ceil(p * float(L1_MU) ** 2 / float(L1_EPS) ** 2)  # m = p·s_λ²/ε² (Ω̃ with constant 1)
+    T, S = sketch_bits(impl, N, m, seed)
     Xm = to_mp(X)
     M = R.tensor_gram(Xm, p)
-    require(linalg.stable_rank(M) <= _L1_MU, "srank((X^{⊗p})ᵀX^{⊗p}) must be ≤ s_λ")
+    require(linalg.stable_rank(M) <= L1_MU, "srank((X^{⊗p})ᵀX^{⊗p}) must be ≤ s_λ")
     Z = R.tensor_sketch(Xm, p, T, S)
-    out = _sandwich(lambda: R.tensor_gram(Xm, p), lambda: Z.T * Z, _L1_EPS)
+    out = _sandwich(lambda: R.tensor_gram(Xm, p), lambda: Z.T * Z, L1_EPS)
     return _judged(out, f"N={N}, p={p}, t={t:.3g}, m={m} < rank = {N}; srank = {mp.nstr(linalg.stable_rank(M), 6)}")
 
 
@@ -75,7 +77,7 @@ claims.trial(
     "Π^p is an (n, d^p, ε, 1/poly(n), s_λ)-SSE: (1−ε)AᵀA ⪯ AᵀΠᵀΠA ⪯ (1+ε)AᵀA for A = X^{⊗p}, srank(AᵀA) ≤ s_λ",
     delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"),
     hypotheses=f"Π^p = Algorithm 8 (the paper's sketch); X = Q diag(1, t, …, t) ∈ R^{{16×16}}, t ∈ U(0.01, 0.1), "
-               f"p ∈ {{1, 2}}, s_λ = {_L1_MU}, ε = {_L1_EPS}, m = ⌈p s_λ²/ε²⌉; Loewner order judged exactly",
+               f"p ∈ {{1, 2}}, s_λ = {L1_MU}, ε = {L1_EPS}, m = ⌈p s_λ²/ε²⌉; Loewner order judged exactly",
     expected="falsified",
     notes="Spec: FAILS as stated (rank): srank ≈ 1 while rank(AᵀA) = 16 > m, and AᵀΠᵀΠA has rank ≤ m, so the lower "
           "bound fails with probability 1 for every distribution with m < rank. The stated m does not grow with N "
@@ -94,11 +96,11 @@ def _l1p1_ridge_trial(seed, impl):
     lam = mp.mpf((0.1, 0.01)[seed % 2]) * linalg.spectral_norm(M)
     s_lam = R.statistical_dimension(M, lam)
     # m = C p s_λ² ln(n/δ)/ε²: C = 4 (as thmL.8's repair), ln(n/δ) the log factor the Ω̃ hides (n = N columns)
-    m = math.ceil(4 * p * float(s_lam) ** 2 * math.log(N / 0.05) / float(_L1_EPS) ** 2)
-    T, S = _sketch_bits(impl, N, m, seed)
+    m = math.ceil(4 * p * float(s_lam) ** 2 * math.log(N / 0.05) / float(L1_EPS) ** 2)
+    T, S = sketch_bits(impl, N, m, seed)
     with mp.workdps(mp.dps + 10):
         Z = R.tensor_sketch(Xm, p, T, S)
-    out = le(lambda: (R.ridge_distortion(Z, R.tensor_gram(Xm, p), lam), _L1_EPS))
+    out = le(lambda: (R.ridge_distortion(Z, R.tensor_gram(Xm, p), lam), L1_EPS))
     return _judged(out, f"N={N}, p={p}, t={t:.3g}, λ/‖M‖={(0.1, 0.01)[seed % 2]}, s_λ={mp.nstr(s_lam, 4)}, m={m}")
 
 
@@ -107,7 +109,7 @@ claims.trial(
     "Ridge form: with m = ⌈4 p s_λ² ln(n/δ)/ε²⌉ rows, s_λ = s_λ((X^{⊗p})ᵀX^{⊗p}) the statistical dimension, Π^p (Algorithm 8) "
     "satisfies (1−ε)(AᵀA + λI) ⪯ AᵀΠᵀΠA + λI ⪯ (1+ε)(AᵀA + λI) for A = X^{⊗p} with probability ≥ 1 − δ",
     delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"), repair=True,
-    hypotheses=f"the claim's X = Q diag(1, t, …, t) ∈ R^{{16×16}} (srank ≈ 1, rank 16), p ∈ {{1, 2}}, ε = {_L1_EPS}, "
+    hypotheses=f"the claim's X = Q diag(1, t, …, t) ∈ R^{{16×16}} (srank ≈ 1, rank 16), p ∈ {{1, 2}}, ε = {L1_EPS}, "
                "λ/‖AᵀA‖ ∈ {0.1, 0.01}; AᵀA = (XᵀX)^{∘p} exactly; the constant C = 4 of m fixed in advance (that of "
                "thmL.8's ridge repair); δ = 0.05 stands for 1/poly(n)",
     notes="The spec's sensible version (thmL.1.p1: the ridge SE with the λ-statistical dimension, as in Ahle et al. "
@@ -122,8 +124,8 @@ def _l1p2_trial(seed, impl):
     rng = np.random.default_rng(51_000 + seed)
     d, n, p, eps = 5, 12, 1 + seed % 3, 0.5
     m = math.ceil(10 * p / eps**2)
-    X, Y = _unit_columns(rng, d, n, 0.5, 1.5), _unit_columns(rng, d, n, 0.5, 1.5)
-    T, S = _sketch_bits(impl, d, m, seed)
+    X, Y = unit_columns(rng, d, n, 0.5, 1.5), unit_columns(rng, d, n, 0.5, 1.5)
+    T, S = sketch_bits(impl, d, m, seed)
     Xm, Ym = to_mp(X), to_mp(Y)
     with mp.workdps(mp.dps + 10):
         ZX, ZY = R.tensor_sketch(Xm, p, T, S), R.tensor_sketch(Ym, p, T, S)
@@ -196,7 +198,7 @@ claims.trial(
 # ============================================================================ Theorem L.5
 
 
-_L5_D, _L5_N, _L5_M, _L5_P, _L5_EPS = 2, 7, 6, 6, mp.mpf("0.5")
+L5_D, L5_N, L5_M, L5_P, _L5_EPS = 2, 7, 6, 6, mp.mpf("0.5")
 
 
 def _l5_instances():
@@ -207,23 +209,23 @@ def _l5_instances():
 
 def _l5_check(inst, impl):
     x_seed, seed = inst
-    X = np.random.default_rng(x_seed).standard_normal((_L5_D, _L5_N))
-    T, S = _sketch_bits(impl, _L5_D, _L5_M, seed)
+    X = np.random.default_rng(x_seed).standard_normal((L5_D, L5_N))
+    T, S = sketch_bits(impl, L5_D, L5_M, seed)
     Xm = to_mp(X)
     Tm = O.srht_matrix(T)
     sv = linalg.singular_values(Tm)  # span(X) = R^d: T's distortion on it
     require(max(sv[0] - 1, 1 - sv[-1]) <= _L5_EPS, "T must be an ε-subspace embedding for span(X)")
-    Z = R.tensor_sketch(Xm, _L5_P, T, S)
-    c = (1 - _L5_EPS) ** (6 * _L5_P)
-    return loewner(lambda: c * R.tensor_gram(Xm, _L5_P), lambda: Z.T * Z,
-                   note=f"m={_L5_M} < n={_L5_N}; (1−ε)^{{6p}} = {mp.nstr(c, 4)}")
+    Z = R.tensor_sketch(Xm, L5_P, T, S)
+    c = (1 - _L5_EPS) ** (6 * L5_P)
+    return loewner(lambda: c * R.tensor_gram(Xm, L5_P), lambda: Z.T * Z,
+                   note=f"m={L5_M} < n={L5_N}; (1−ε)^{{6p}} = {mp.nstr(c, 4)}")
 
 
 claims.check(
     "attention_kernel_regression.thmL.5",
     "S an (n, d, ε, δ, 0)-SSE for degree-2 tensors, T an (n, d, ε, δ)-SE, Z = 𝒵(S, T, X): for every y ∈ Rⁿ, "
     "(1−ε)^{3p}‖X^{⊗p}y‖ ≤ ‖Zy‖ ≤ (1+ε)^{3p}‖X^{⊗p}y‖",
-    hypotheses=f"X ∈ R^{{{_L5_D}×{_L5_N}}} Gaussian from a drawn seed, p = {_L5_P}, ε = {_L5_EPS}, m = {_L5_M}: "
+    hypotheses=f"X ∈ R^{{{L5_D}×{L5_N}}} Gaussian from a drawn seed, p = {L5_P}, ε = {_L5_EPS}, m = {L5_M}: "
                "T = the implementation's SRHT with "
                "its distortion on span(X) measured exactly and ≤ ε (else rejected); the SSE condition with μ = 0 "
                "constrains no A (srank ≤ 0 holds for none), so every S meets it; the lower bound for all y is "
@@ -241,8 +243,8 @@ def _l56_sketch(seed, impl, data_base):
     rng = np.random.default_rng(data_base + seed)
     d, n, p, eps = 4, 5, 2 + seed % 2, 0.5
     m = math.ceil(5 * n * p * p / eps**2)
-    X = _unit_columns(rng, d, n)
-    T, S = _sketch_bits(impl, d, m, seed)
+    X = unit_columns(rng, d, n)
+    T, S = sketch_bits(impl, d, m, seed)
     Xm = to_mp(X)
     with mp.workdps(mp.dps + 10):
         Z = R.tensor_sketch(Xm, p, T, S)
@@ -304,10 +306,11 @@ _algorithm8_time(
 # ============================================================================ Theorem L.8
 
 
-_L8_EPS = mp.mpf("0.5")
+L8_EPS = mp.mpf("0.5")
 
 
-def _paper_q(X, eps):
+def paper_q(X, eps):
+    """Theorem L.8's q (alg.Wg's paper form): the smallest q with n·Σ_{l>q} r^{2l}/l! ≤ (ε/2)·max(1, e^{r²})."""
     r = float(np.max(np.linalg.norm(X, axis=0)))
     with mp.workdps(30):
         return R.taylor_degree(r, X.shape[1], mp.mpf(eps) / 2 * max(1, mp.exp(r * r)))
@@ -316,13 +319,13 @@ def _paper_q(X, eps):
 def _l8_trial(seed, impl):
     rng = np.random.default_rng(58_000 + seed)
     d, n = 3, 16
-    X = _unit_columns(rng, d, n, 0.5, 1.0)
-    q = _paper_q(X, _L8_EPS)
+    X = unit_columns(rng, d, n, 0.5, 1.0)
+    q = paper_q(X, L8_EPS)
     rows = tuple(range(1, q + 1))  # m = 1 + q(q+1)/2 < n, as a polylog m is for large n
     bits = impl.attention_feature_bits(d, rows, seed)
     Xm = to_mp(X)
     W = R.kernel_features(Xm, bits)
-    out = _sandwich(lambda: R.attention_kernel(Xm), lambda: W.T * W, _L8_EPS)
+    out = _sandwich(lambda: R.attention_kernel(Xm), lambda: W.T * W, L8_EPS)
     return _judged(out, f"n={n}, d={d}, q={q}, m={W.rows} < n")
 
 
@@ -342,18 +345,18 @@ claims.trial(
 def _l8_ridge_trial(seed, impl):
     rng = np.random.default_rng(58_500 + seed)
     d, n = 3, 8
-    X = _unit_columns(rng, d, n, 0.5, 1.0)
+    X = unit_columns(rng, d, n, 0.5, 1.0)
     Xm = to_mp(X)
     K = R.attention_kernel(Xm)
     lam = mp.mpf((0.1, 0.01)[seed % 2]) * linalg.spectral_norm(K)
     s_lam = R.statistical_dimension(K, lam)
     r = float(np.max(np.linalg.norm(X, axis=0)))
-    q = R.taylor_degree(r, n, _L8_EPS * lam / 2)
-    rows = tuple(math.ceil(4 * float(s_lam) * l * l / float(_L8_EPS) ** 2) for l in range(1, q + 1))
+    q = R.taylor_degree(r, n, L8_EPS * lam / 2)
+    rows = tuple(math.ceil(4 * float(s_lam) * l * l / float(L8_EPS) ** 2) for l in range(1, q + 1))
     bits = impl.attention_feature_bits(d, rows, seed)
     with mp.workdps(mp.dps + 10):
         W = R.kernel_features(Xm, bits)
-    out = le(lambda: (R.ridge_distortion(W, R.attention_kernel(Xm), lam), _L8_EPS))
+    out = le(lambda: (R.ridge_distortion(W, R.attention_kernel(Xm), lam), L8_EPS))
     return _judged(out, f"n={n}, λ/‖K‖={(0.1, 0.01)[seed % 2]}, s_λ={mp.nstr(s_lam, 4)}, q={q}, m={W.rows}")
 
 

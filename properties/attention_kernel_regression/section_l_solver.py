@@ -20,7 +20,7 @@ from ..contract import output
 from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 
-__all__ = ["claims"]
+__all__ = ["ALLXY_ROWS", "L3_D", "L3_EPS", "L3_N", "claims", "l3_instance", "paper_degree"]
 
 claims = ClaimSet("attention_kernel_regression")
 
@@ -233,7 +233,7 @@ def _allxy_instances():
     return st.tuples(dims(1, 2), dims(2, 5), st.integers(0, 2**16), scalars(0.0, 6.0), st.integers(0, 2**16))
 
 
-_ALLXY_ROWS = (2, 4, 4)
+ALLXY_ROWS = (2, 4, 4)
 _ALLXY_FIELDS = ("d", "n", "data_seed", "k", "seed")
 _ALLXY_EPS = mp.mpf("0.5")
 
@@ -244,7 +244,7 @@ def _allxy_setup(inst, impl):
     d, n, data_seed, k, seed = inst
     rng = np.random.default_rng(data_seed)
     X, x, y0 = 0.5 * rng.standard_normal((d, n)), rng.standard_normal(n), rng.standard_normal(n)
-    bits = impl.attention_feature_bits(X.shape[0], _ALLXY_ROWS, seed)
+    bits = impl.attention_feature_bits(X.shape[0], ALLXY_ROWS, seed)
     Xm, xm, ym = to_mp(X), to_mp(x), to_mp(y0)
     with mp.workdps(mp.dps + 10):
         W = R.kernel_features(Xm, bits)
@@ -267,7 +267,7 @@ claims.check(
     "∀x, y: ‖WᵀWx − y‖ ≤ (1+ε̂)‖Kx − y‖ for W = W_g(X)",
     hypotheses=f"X ∈ R^{{d×n}} (d ≤ 2, n ≤ 5; X, x, y₀ Gaussian from a drawn seed, X scaled by 1/2), "
                f"W = W_g(X) of the implementation's bits (rows per degree "
-               f"{_ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
+               f"{ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
                "every y; near Kx the right side is small)",
     instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25, fields=_ALLXY_FIELDS,
     notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
@@ -302,17 +302,19 @@ claims.check(
 # ============================================================================ Theorem L.3 / 1.6: Algorithm 7
 
 
-_L3_N, _L3_D, _L3_EPS, _L3_DELTA = 64, 8, 0.1, 0.1
+L3_N, L3_D, L3_EPS, _L3_DELTA = 64, 8, 0.1, 0.1
 
 
-def _l3_instance(seed: int, *, rows_convention: bool):
+def l3_instance(seed: int, *, rows_convention: bool):
+    """Trial ``seed``'s (X, y) of thmL.3 (or thm1.6, ``rows_convention``): unit-direction columns of norm in
+    [0.5, 1], y standard normal."""
     rng = np.random.default_rng(40_000 + seed + (1000 if rows_convention else 0))
-    X = rng.standard_normal((_L3_D, _L3_N))
-    X = X / np.linalg.norm(X, axis=0) * rng.uniform(0.5, 1.0, _L3_N)
-    return X, rng.standard_normal(_L3_N)
+    X = rng.standard_normal((L3_D, L3_N))
+    X = X / np.linalg.norm(X, axis=0) * rng.uniform(0.5, 1.0, L3_N)
+    return X, rng.standard_normal(L3_N)
 
 
-def _paper_degree(X, eps):
+def paper_degree(X, eps):
     """q of alg.Wg's paper form: the smallest q with n·Σ_{l>q} r^{2l}/l! ≤ (ε/2)·max(1, e^{r²})."""
     r = float(np.max(np.linalg.norm(X, axis=0)))
     with mp.workdps(30):
@@ -320,29 +322,29 @@ def _paper_degree(X, eps):
 
 
 def _alg7_trial(seed, impl, *, rows_convention):
-    X, y = _l3_instance(seed, rows_convention=rows_convention)
-    q = _paper_degree(X, _L3_EPS)
+    X, y = l3_instance(seed, rows_convention=rows_convention)
+    q = paper_degree(X, L3_EPS)
     # m = 1 + Σ 2l < n: the regime of a polylog m for large n (T samples the d = 8 Hadamard rows with
     # replacement; fewer rows than that keep the blocks of W of full rank in most trials)
     rows = tuple(2 * l for l in range(1, q + 1))
     m = 1 + sum(rows)
-    s = min(2 * m, _L3_N - 1)
-    fbits = impl.attention_feature_bits(_L3_D, rows, seed)
-    sbits = impl.srht_bits(_L3_N, s, seed + 7)
+    s = min(2 * m, L3_N - 1)
+    fbits = impl.attention_feature_bits(L3_D, rows, seed)
+    sbits = impl.srht_bits(L3_N, s, seed + 7)
     # Theorem 1.6's A ∈ R^{n×d} is Xᵀ: exp(AAᵀ) = exp(XᵀX), the same kernel; the implementation takes X = Aᵀ
     try:
-        x = np.asarray(impl.preconditioned_gd(X, y, fbits, sbits, _L3_EPS, 100), dtype=np.float64)
+        x = np.asarray(impl.preconditioned_gd(X, y, fbits, sbits, L3_EPS, 100), dtype=np.float64)
     except ValueError as exc:  # alg.7 defect (v): SWᵀ rank-deficient, R = UΣ^{-2} undefined
-        return Outcome(False, float("inf"), float("inf"), _L3_EPS, None, f"Algorithm 7 gave no output: {exc}")
+        return Outcome(False, float("inf"), float("inf"), L3_EPS, None, f"Algorithm 7 gave no output: {exc}")
     Xm, ym, xm = to_mp(X), to_mp(y), to_mp(x)
 
     def sides():
         K = R.attention_kernel(Xm)
-        return linalg.norm2(K * xm - ym), mp.mpf(_L3_EPS) * linalg.norm2(ym)
+        return linalg.norm2(K * xm - ym), mp.mpf(L3_EPS) * linalg.norm2(ym)
 
     out = le(sides)
     return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits,
-                   f"n={_L3_N}, d={_L3_D}, q={q}, m={m} < n, s={s}; ‖Kx̂ − y‖/‖y‖ = {out.measured / out.bound * _L3_EPS:.4g}")
+                   f"n={L3_N}, d={L3_D}, q={q}, m={m} < n, s={s}; ‖Kx̂ − y‖/‖y‖ = {out.measured / out.bound * L3_EPS:.4g}")
 
 
 _L3_NOTES = ("Spec: FAILS (three defects: Φ = Σ^{-2} makes the loop diverge or stall; x̂ ∈ range(SᵀR) has dimension "
@@ -356,7 +358,7 @@ _L3_NOTES = ("Spec: FAILS (three defects: Φ = Σ^{-2} makes the loop diverge or
     "For the attention kernel G of X ∈ R^{d×n} with all ‖x_i‖ ≤ 1, Algorithm 7 computes, with probability ≥ 1 − δ, "
     "x̂ with ‖Gx̂ − y‖ ≤ ε‖y‖, using m = O(ε^{-2}β log²(nd/(εδ)) log(n/δ)) rows, β ≥ srank(G)",
     delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
-    hypotheses=f"n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian, ε = {_L3_EPS}, δ = {_L3_DELTA}; W = W_g(X) with "
+    hypotheses=f"n = {L3_N}, d = {L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian, ε = {L3_EPS}, δ = {_L3_DELTA}; W = W_g(X) with "
                "the paper's degree rule and m < n rows, SRHT S with s = min(2m, n − 1) rows; ‖Gx̂ − y‖ by the oracle",
     expected="falsified", notes=_L3_NOTES)
 def thmL_3(seed, impl):
@@ -368,25 +370,25 @@ def thmL_3(seed, impl):
     "Given A ∈ R^{n×d}, b ∈ Rⁿ, an algorithm finds x' with ‖exp(AAᵀ)x' − b‖ ≤ ε_final‖b‖ using "
     "m = O(ε^{-2}β log³(κnd/(ε_final δ_final))) rows, β ≥ srank(exp(AAᵀ)), in time O(mn + ε^{-2}nd + m^ω)",
     delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
-    hypotheses=f"as thmL.3 with the row convention A = Xᵀ ∈ R^{{n×d}}, ε_final = {_L3_EPS}, δ_final = {_L3_DELTA}",
+    hypotheses=f"as thmL.3 with the row convention A = Xᵀ ∈ R^{{n×d}}, ε_final = {L3_EPS}, δ_final = {_L3_DELTA}",
     expected="falsified", notes=_L3_NOTES)
 def thm1_6(seed, impl):
     return _alg7_trial(seed, impl, rows_convention=True)
 
 
 def _ridge_trial(seed, impl, *, rows_convention):
-    X, y = _l3_instance(seed, rows_convention=rows_convention)
+    X, y = l3_instance(seed, rows_convention=rows_convention)
     Xm, ym = to_mp(X), to_mp(y)
     lam = 0.1 * float(np.linalg.norm(np.exp(X.T @ X), 2))  # λ ≈ 0.1‖K‖ (any λ > 0 is admissible)
-    x = output(impl.kernel_ridge_solve(X.copy(), y.copy(), lam, _L3_EPS, seed), "kernel_ridge_solve", shape=(_L3_N,))
+    x = output(impl.kernel_ridge_solve(X.copy(), y.copy(), lam, L3_EPS, seed), "kernel_ridge_solve", shape=(L3_N,))
     xm = to_mp(x)
 
     def sides():
         K = R.attention_kernel(Xm)
-        return linalg.norm2(K * xm + xm * mp.mpf(lam) - ym), mp.mpf(_L3_EPS) * linalg.norm2(ym)
+        return linalg.norm2(K * xm + xm * mp.mpf(lam) - ym), mp.mpf(L3_EPS) * linalg.norm2(ym)
 
     out = le(sides)
-    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits, f"n={_L3_N}, d={_L3_D}, λ = {lam:.4g}")
+    return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits, f"n={L3_N}, d={L3_D}, λ = {lam:.4g}")
 
 
 def _declare_ridge_repair(claim_id, statement, *, rows_convention):
@@ -398,8 +400,8 @@ def _declare_ridge_repair(claim_id, statement, *, rows_convention):
     trial.__name__ = trial.__qualname__ = f"_{claim_id.split('.', 1)[1].replace('.', '_')}_ridge"
     claims.trial(
         claim_id, statement, delta=_L3_DELTA, trials=10, uses=("kernel_ridge_solve",), repair=True,
-        hypotheses=f"the instances of the claim (n = {_L3_N}, d = {_L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ "
-                   f"(float64), ε = {_L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); "
+        hypotheses=f"the instances of the claim (n = {L3_N}, d = {L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ "
+                   f"(float64), ε = {L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); "
                    "the residual by the oracle",
         notes="The spec's sensible version (thmL.3, alg.7R): the ridge system (K + λI)x = y with the ridge W_g "
               "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")(trial)
