@@ -17,12 +17,12 @@ from flint import arb, fmpq
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Certifiers, Evidence, Fact
+from ..certify import Evidence, Fact
+from . import certificates_experiment  # noqa: F401  (registers the emp.* certifiers on CERTIFIERS)
 from . import certificates_model as B
+from .certificates_common import CERTIFIERS
 
 __all__ = ["CERTIFIERS"]
-
-CERTIFIERS = Certifiers("attention_pruning")
 
 
 # -- shared pieces ------------------------------------------------------------------------------------
@@ -283,5 +283,3 @@ def _assumptions_practical_repair(inst, hints):
     return Evidence(">", _min_attention(inst), arb(0), what="min_ij f̃(M)_ij against 0",
                     premises=[Fact("the non-causal loss (Def 1.2, M_c = 1)", "flag", inst["causal"] is False)])
 
-
-from . import certificates_experiment  # noqa: E402,F401  (registers the emp.* certifiers on CERTIFIERS)

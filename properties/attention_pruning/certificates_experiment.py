@@ -20,21 +20,18 @@ import numpy as np
 from flint import arb
 
 from ..certify import Evidence
+from ..ledger import default_implementation
 from . import certificates_model as B
 from . import experiments as E
-from .certificates import CERTIFIERS
+from .certificates_common import CERTIFIERS
 
 __all__ = []
 
 _OURS, _WANDA, _SGPT = "ours (M)", "Wanda", "SparseGPT"
 
 
-def _impl():
-    return E.load_impl("solvers.adapter", E.FIGURE2_NEEDS)
-
-
 def _figure():
-    return E.figure2(_impl(), E.QUICK)
+    return E.figure2(default_implementation(), E.QUICK)
 
 
 def _point(variant: str, *, n=None, rho=None, lam=None) -> dict:
@@ -44,10 +41,9 @@ def _point(variant: str, *, n=None, rho=None, lam=None) -> dict:
 
 def _matrices(variant: str, point: dict, methods, tag: str = "") -> dict:
     """X, W and the methods' pruned W at ``point`` for every seed of the QUICK grid, by name."""
-    out = {}
+    out, impl = {}, default_implementation()
     for s in E.QUICK.seeds:
-        X, W, pruned = E.pruned_weights(_impl(), s, point["n"], E.QUICK.d, point["ρ"], point["λ"], variant,
-                                        E.QUICK.steps)
+        X, W, pruned = E.pruned_weights(impl, s, point["n"], E.QUICK.d, point["ρ"], point["λ"], variant, E.QUICK.steps)
         out[f"X{tag} (seed {s})"], out[f"W{tag} (seed {s})"] = X, W
         for m in methods:
             out[f"W_pruned {m}{tag} (seed {s})"] = pruned[m]

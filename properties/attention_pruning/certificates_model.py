@@ -16,7 +16,7 @@ from flint import arb, arb_mat, arb_series, fmpq, fmpq_mat
 from oracle import ball
 
 __all__ = ["attention", "beta", "data_gradient", "frob", "gd_steps", "inner", "loss_gradient", "max_abs",
-           "min_abs", "minimum", "parts", "radius", "relative_error", "smoothness_L", "to_arb"]
+           "maximum", "min_abs", "minimum", "parts", "radius", "relative_error", "scores", "smoothness_L", "to_arb"]
 
 
 def to_arb(q) -> arb:

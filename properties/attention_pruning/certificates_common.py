@@ -1,0 +1,13 @@
+"""The registry of paper 000's certifiers (issue 22), ``CERTIFIERS``, which :mod:`.certificates` and
+:mod:`.certificates_experiment` both register into; :mod:`.certificates` imports
+:mod:`.certificates_experiment`, so that importing it (as :func:`properties.certify.certifiers` does)
+registers every certifier of the paper.
+"""
+
+from __future__ import annotations
+
+from ..certify import Certifiers
+
+__all__ = ["CERTIFIERS"]
+
+CERTIFIERS = Certifiers("attention_pruning")
