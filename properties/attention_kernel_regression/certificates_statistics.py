@@ -252,11 +252,12 @@ def _srht_integers(bits, n: int) -> fmpq_mat:
 
 
 def _alg7_run(seed, rows_convention):
-    from .section_l_solver import L3_D, L3_EPS, L3_N, l3_instance, paper_degree
+    from .section_l_sketch import paper_q
+    from .section_l_solver import L3_D, L3_EPS, L3_N, l3_instance
 
     impl = default_implementation()
     X, y = l3_instance(seed, rows_convention=rows_convention)
-    q = paper_degree(X, L3_EPS)
+    q = paper_q(X, L3_EPS)
     rows = tuple(2 * l for l in range(1, q + 1))
     s = min(2 * (1 + sum(rows)), L3_N - 1)
     fbits, sbits = impl.attention_feature_bits(L3_D, rows, seed), impl.srht_bits(L3_N, s, seed + 7)

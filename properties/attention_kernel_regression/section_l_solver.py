@@ -19,8 +19,9 @@ from oracle import linalg, to_mp
 from ..contract import output
 from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
+from .section_l_sketch import paper_q
 
-__all__ = ["ALLXY_ROWS", "L3_D", "L3_EPS", "L3_N", "claims", "l3_instance", "paper_degree"]
+__all__ = ["ALLXY_ROWS", "L3_D", "L3_EPS", "L3_N", "claims", "l3_instance"]
 
 claims = ClaimSet("attention_kernel_regression")
 
@@ -314,16 +315,9 @@ def l3_instance(seed: int, *, rows_convention: bool):
     return X, rng.standard_normal(L3_N)
 
 
-def paper_degree(X, eps):
-    """q of alg.Wg's paper form: the smallest q with n·Σ_{l>q} r^{2l}/l! ≤ (ε/2)·max(1, e^{r²})."""
-    r = float(np.max(np.linalg.norm(X, axis=0)))
-    with mp.workdps(30):
-        return R.taylor_degree(r, X.shape[1], mp.mpf(eps) / 2 * max(1, mp.exp(r * r)))
-
-
 def _alg7_trial(seed, impl, *, rows_convention):
     X, y = l3_instance(seed, rows_convention=rows_convention)
-    q = paper_degree(X, L3_EPS)
+    q = paper_q(X, L3_EPS)
     # m = 1 + Σ 2l < n: the regime of a polylog m for large n (T samples the d = 8 Hadamard rows with
     # replacement; fewer rows than that keep the blocks of W of full rank in most trials)
     rows = tuple(2 * l for l in range(1, q + 1))
