@@ -78,7 +78,22 @@ REPAIRS = {
     "attention_optimization.lem14.induction": [
         [0.3333333333333333, 2.6470059517973556], [[-0.9999999999999999, -0.8470149521216115], [1.0, 0.4589598876552554]],
         0.0852064336504269, [-0.8511963889957934, 0.0]],
+    # worst examples attaining their bound (ratio 1): certified in exact rationals (certificates_tight)
+    "attention_optimization.fact4.3.loewner_norm": [[[-0.3333333333333333]], 8.928354645759889, [[6.317451380229059]]],
+    "attention_optimization.fact4.4.p6": [[0.0], [0.0]],
+    "attention_optimization.lem9.1.p3": [
+        [[[0.7071067811865475, 0.7071067811865475]] * 3,
+         [[2.3094010767585034, 0.0], [-2.3094010767585034, -0.0], [2.3094010767585034, 0.0]],
+         [[4.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]], [[4.0, 4.0], [0.0, 0.0]],
+         [[-4.0, -4.0]] * 3, 0, 0], 0.1, [0.0, 0.0, 0.0]],
+    "attention_optimization.lem9.1.p5": [[[[0.0]], [[0.0]], [[0.0]], [[0.0]], [[0.0]], [[0.0]], 0, 0], 0.1, [0.0]],
+    "attention_optimization.lem12.10": [
+        [[0.7071067811865475, 0.7071067811865475]], [[5.933514257450035, 0.0]], [[5.933514257450035, 0.0]],
+        [[0.0, 0.0], [0.0, 0.0]], [[5.933514257450035, 5.933514257450035], [0.0, 0.0]],
+        [[-5.933514257450035, -5.933514257450035]], 0, 0],
 }
+TIGHT = ("attention_optimization.fact4.3.loewner_norm", "attention_optimization.fact4.4.p6",
+         "attention_optimization.lem9.1.p3", "attention_optimization.lem9.1.p5", "attention_optimization.lem12.10")
 
 
 def _certificate(claim_id: str, target: str) -> dict:
@@ -92,16 +107,15 @@ def _certificate(claim_id: str, target: str) -> dict:
 
 
 def test_every_falsified_claim_and_repair_has_a_certifier_or_a_reason():
-    """Each falsified claim of the paper has a violation certifier; each verified repair a repair certifier
-    or a declared reason (the worst example attaining its bound)."""
+    """Each falsified claim of the paper has a violation certifier and each verified repair a repair certifier
+    (those whose worst example attains the bound by exact rationals: no declared reason is left)."""
     falsified = {cid for cid, c in CLAIMS.items() if cid.startswith("attention_optimization.") and c.expected == "falsified"}
     assert set(VIOLATIONS) == falsified
     assert {cid for cid, t in CERTS if t == "violation"} == falsified
     repaired = {cid for cid in falsified if CLAIMS[cid].repairs}
     assert {cid for cid, t in CERTS if t == "repair"} == repaired
-    cannot = {cid for (cid, t), c in CERTS.items() if t == "repair" and c.evaluate is None}
-    assert set(REPAIRS) == repaired - cannot
-    assert all("attains its bound" in CERTS[(cid, "repair")].reason for cid in cannot)
+    assert not [key for key, c in CERTS.items() if c.evaluate is None]
+    assert set(REPAIRS) == repaired
 
 
 @pytest.mark.parametrize("claim_id", sorted(VIOLATIONS))
@@ -118,6 +132,53 @@ def test_repair_certified_and_rechecked(claim_id):
     doc = _certificate(claim_id, "repair")
     assert doc["certified"], f"{claim_id} repair not certified: {doc.get('reason')}"
     assert check_certificate(doc, CLAIMS, CERTS) == "", f"{claim_id}: the repair's certificate does not re-check"
+
+
+@pytest.mark.parametrize("claim_id", TIGHT)
+def test_tight_repair_is_proven_with_equality_exactly(claim_id):
+    """At a worst example attaining its bound the evidence is the exact difference bound − measured (or the
+    smallest exact LDLᵀ pivot), an exact 0: both enclosures are points, radius 0."""
+    doc = _certificate(claim_id, "repair")
+    assert doc["certified"], doc.get("reason")
+    assert doc["measured"]["rad"] == doc["bound"]["rad"] == "0"
+    assert doc["measured"]["mid"] == doc["bound"]["mid"] == "0"
+    assert all(p["proven"] for p in doc["premises"])
+
+
+def test_tight_repair_with_a_moved_recorded_value_is_rejected():
+    """fact4.4.p6's repair: the recorded smallest pivot 0 changed to 1/2 disagrees with the exact recomputation."""
+    doc = _certificate("attention_optimization.fact4.4.p6", "repair")
+    bad = copy.deepcopy(doc)
+    bad["measured"] = {"text": "0.5", "mid": "1/2", "rad": "0"}
+    assert "recorded measured" in check_certificate(bad, CLAIMS, CERTS)
+
+
+def test_tight_repair_with_an_instance_moved_one_ulp_is_rejected():
+    """lem12.10's repair: B[0, 0] one ulp toward 0 makes |c| < R² + R, so the exact difference is no longer
+    the recorded 0 (the repair still holds there, with room: the certificate is of another instance)."""
+    doc = _certificate("attention_optimization.lem12.10", "repair")
+    bad = copy.deepcopy(doc)
+    _set_number(bad["instance"]["B"], 0, math.nextafter(-5.933514257450035, 0.0))
+    assert "recorded measured" in check_certificate(bad, CLAIMS, CERTS)
+
+
+def test_tight_lem9_1_p3_repair_at_a_rank_two_block_is_not_decided():
+    """lem9.1.p3's repair: A2[0, 1] = 1 makes 𝖠_{j0} of rank 2, whose σ_+² is no longer a rational known in
+    closed form; the exact certificate refuses to decide the tight link there."""
+    doc = _certificate("attention_optimization.lem9.1.p3", "repair")
+    bad = copy.deepcopy(doc)
+    _set_number(bad["instance"]["A2"], 1, 1.0)
+    assert "UndecidableError" in check_certificate(bad, CLAIMS, CERTS)
+
+
+def test_fact4_3_repair_falls_back_to_balls_off_the_tight_case():
+    """fact4.3's repair at S = diag(1, 2), G = e₁ (rank S = 2): ‖X‖ = 1 < α‖Y‖ = 4, proven with room in balls."""
+    claim = CLAIMS["attention_optimization.fact4.3.loewner_norm"].repairs[0]
+    entry = {"verdict": "verified", "worst_example": [[[1.0, 0.0], [0.0, 2.0]], 1.0, [[1.0], [0.0]]]}
+    doc = certify_entry(claim, entry, CERTS[("attention_optimization.fact4.3.loewner_norm", "repair")])
+    assert doc["certified"], doc.get("reason")
+    assert Fraction(doc["measured"]["mid"]) == pytest.approx(1) and Fraction(doc["bound"]["mid"]) == pytest.approx(4)
+    assert check_certificate(doc, CLAIMS, CERTS) == ""
 
 
 def _set_number(field: dict, index: int, value: float) -> None:

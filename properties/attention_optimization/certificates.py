@@ -1,6 +1,7 @@
 """Certificates of paper 003's falsified claims and of their repairs' worst examples (issue 22): each
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, ints for indices) and returns the
-:class:`~properties.certify.Evidence` that the claim fails there (or that its repair holds strictly).
+:class:`~properties.certify.Evidence` that the claim fails there (or that its repair holds: strictly, or
+with equality proven in exact rationals where the worst example attains the bound, :mod:`.certificates_tight`).
 
 Loewner statements X ⪯ Y are refuted by a witness v with vᵀXv > vᵀYv (found numerically from the
 midpoints, rounded to float64, recorded as "p/q" hints and then exact); Hessians of the loss are
@@ -19,6 +20,10 @@ from oracle import ball
 
 from ..certify import Certifiers, Evidence, Fact
 from . import certificates_loss as L
+from . import certificates_tight as tight
+from .certificates_tight import diag as _diag
+from .certificates_tight import kron as _kron
+from .certificates_tight import least_eigenvalue as _least_eigenvalue
 
 __all__ = ["CERTIFIERS"]
 
@@ -228,13 +233,6 @@ def _regularised(inst):
     return (A1, A2, A3, B, x, y, j0, i0), R, s, premises
 
 
-def _diag(values) -> arb_mat:
-    D = arb_mat(len(values), len(values))
-    for k, v in enumerate(values):
-        D[k, k] = v
-    return D
-
-
 @CERTIFIERS.violation("attention_optimization.lem9.1.p3",
                       method="witness vector; W with σ_+ from ball eigenvalues and the exact rank; R̄ the H12 radius")
 def _lem9_1_p3(inst, hints):
@@ -269,17 +267,6 @@ def _lem9_1_p5(inst, hints):
     A1b, A2b = ball.matrix(A1), ball.matrix(A2)
     H += _kron(A1b.transpose() * A1b, A2b.transpose() * _diag(w) * A2b) * d
     return _loewner_at(_diag([l] * (d * d)), H, hints, "l·I) against vᵀ(H + H_reg", premises)
-
-
-def _kron(P: arb_mat, Q: arb_mat) -> arb_mat:
-    """P ⊗ Q."""
-    out = arb_mat(P.nrows() * Q.nrows(), P.ncols() * Q.ncols())
-    for a in range(P.nrows()):
-        for b in range(P.ncols()):
-            for c in range(Q.nrows()):
-                for e in range(Q.ncols()):
-                    out[a * Q.nrows() + c, b * Q.ncols() + e] = P[a, b] * Q[c, e]
-    return out
 
 
 # -- Section 14 on quadratics ---------------------------------------------------------------------------
@@ -379,13 +366,6 @@ def _lem11_4_repair(inst, hints):
                     what="‖H_{x,y_{i0}} − Σ𝖠ᵀB_xy,true A3‖_F against 10⁻³⁰(1 + ‖H_{x,y_{i0}}‖_F) (equality to 30 digits)")
 
 
-def _least_eigenvalue(S: arb_mat) -> arb:
-    values = ball.eigvalsh(S)
-    lo = min((v.lower() for v in values), key=lambda b: b.mid())
-    hi = min((v.upper() for v in values), key=lambda b: b.mid())
-    return lo.union(hi)
-
-
 def _sigma_min(A: fmpq_mat) -> arb:
     """σ_min(A) of an n×d A with n ≥ d: √λ_min(AᵀA)."""
     return _least_eigenvalue(ball.matrix(A.transpose() * A)).sqrt()
@@ -414,17 +394,19 @@ def _psd_chain_repair(inst, hints):
     return Evidence("≥", _least_eigenvalue(H), arb(0), what="λ_min(H_tot + H_reg) against 0")
 
 
-# -- repairs whose worst example attains the bound ---------------------------------------------------------
+# -- repairs whose worst example attains the bound (ledger ratio 1): exact rationals, certificates_tight -------
 
-_ATTAINED = ("the repair's worst example attains its bound exactly (ledger ratio 1): {why}; an enclosure cannot lie "
-             "strictly inside a bound it equals, so properties.certify's strict rule for repairs cannot be met there")
-CERTIFIERS.cannot("attention_optimization.fact4.3.loewner_norm", target="repair", reason=_ATTAINED.format(
-    why="at n = 1, X = αS(GGᵀ/‖GGᵀ‖)Sᵀ = αS² = α‖Y‖"))
-CERTIFIERS.cannot("attention_optimization.fact4.4.p6", target="repair", reason=_ATTAINED.format(
-    why="u = v = 0, where both sides are the zero matrix"))
-CERTIFIERS.cannot("attention_optimization.lem9.1.p3", target="repair", reason=_ATTAINED.format(
-    why="l·Π ⪯ (l/σ_+²)𝖠ᵀ𝖠 is an equality on the singular direction of σ_+ (every instance has ratio 1)"))
-CERTIFIERS.cannot("attention_optimization.lem9.1.p5", target="repair", reason=_ATTAINED.format(
-    why="A1 = A2 = A3 = 0, where H + H_reg = 0 = d(w_min − C_0)σ_min(A1)²σ_min(A2)²·I"))
-CERTIFIERS.cannot("attention_optimization.lem12.10", target="repair", reason=_ATTAINED.format(
-    why="the adversarial family at n = 1: f = 1, h = R², b = −R, so ‖G3‖ = |c| = R² + R"))
+_TIGHT = "exact rationals at the tight worst example (Evidence on exact points: {how}); balls elsewhere"
+CERTIFIERS.repair("attention_optimization.fact4.3.loewner_norm", method=_TIGHT.format(
+    how="α‖Y‖ − ‖X‖ = 0 with rank S, rank G ≤ 1, so every norm a trace"))(tight.fact4_3_repair)
+CERTIFIERS.repair("attention_optimization.fact4.4.p6", method=_TIGHT.format(
+    how="exact LDLᵀ, smallest pivot"))(tight.fact4_4_p6_repair)
+CERTIFIERS.repair("attention_optimization.lem9.1.p3", method=_TIGHT.format(
+    how="exact LDLᵀ of (l/σ_+²)𝖠ᵀ𝖠 − l·Π for rank-1 𝖠, σ_+² = ‖𝖠‖_F²; B + W − (l/σ_+²)I ⪰ 0 in balls"))(
+    tight.lem9_1_p3_repair)
+CERTIFIERS.repair("attention_optimization.lem9.1.p5", method=_TIGHT.format(
+    how="exact LDLᵀ where H + H_reg − bound·I comes out exact in balls (Taylor series for H_xx)"))(
+    tight.lem9_1_p5_repair)
+CERTIFIERS.repair("attention_optimization.lem12.10", method=_TIGHT.format(
+    how="(R² + R)² − max‖G_i‖² = 0 with f = 1/n at equal logits and R a rational H12 quantity"))(
+    tight.lem12_10_repair)
