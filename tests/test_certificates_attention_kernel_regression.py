@@ -10,11 +10,9 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 from properties.certify import certifiers, certify_entry, check_certificate
 from properties.registry import load_all
-from properties.toolkit.claims import named_instance
 
 PAPER = "attention_kernel_regression"
 CLAIMS = load_all()
@@ -249,31 +247,3 @@ def test_changed_trial_bits_rejected():
     T = doc["hints"]["trials"]["0"]["bits"][0]
     T["rows"] = [0] * len(T["rows"])
     assert "recorded measured" in check_certificate(doc, CLAIMS, CERTS)
-
-
-def _package_claims():
-    for claim in CLAIMS.values():
-        if claim.paper != PAPER:
-            continue
-        for c in (claim, *claim.repairs):
-            if c.mode == "search":
-                yield c
-
-
-_ONE = settings(database=None, max_examples=1, phases=[Phase.generate], deadline=None,
-                suppress_health_check=list(HealthCheck))
-
-
-@pytest.mark.parametrize("claim", list(_package_claims()), ids=lambda c: c.id + (".repair" if c.repair else ""))
-def test_fields_match_a_drawn_instance(claim):
-    assert claim.fields, f"{claim.id} declares no fields"
-
-    @_ONE
-    @given(claim.strategy())
-    def drawn(inst):
-        parts = inst if isinstance(inst, tuple) else (inst,)
-        assert len(parts) == len(claim.fields), f"{claim.id}: fields {claim.fields} for an instance of {len(parts)}"
-        named = named_instance(claim, inst)
-        assert isinstance(named, dict) and named, f"{claim.id}: named instance {named!r}"
-
-    drawn()

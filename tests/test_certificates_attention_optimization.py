@@ -10,7 +10,6 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, Phase, find, settings
 
 from properties.attention_optimization.certificates import CERTIFIERS
 from properties.certify import certify_entry, check_certificate
@@ -217,18 +216,3 @@ def test_moved_witness_is_rejected():
     bad = copy.deepcopy(doc)
     bad["hints"] = {"v": ["0", "0", "1", "1"]}
     assert "do not prove it" in check_certificate(bad, CLAIMS, CERTS)
-
-
-def _search_claims():
-    return [c for cid, claim in CLAIMS.items() if cid.startswith("attention_optimization.")
-            for c in (claim, *claim.repairs) if c.mode == "search"]
-
-
-@pytest.mark.parametrize("claim", _search_claims(), ids=lambda c: c.id + (".repair" if c.repair else ""))
-def test_fields_name_every_element_of_a_drawn_instance(claim):
-    """Issue 22 item 3: the declared fields count the drawn instance's elements, in the paper's names."""
-    drawn = find(claim.strategy(), lambda _: True,
-                 settings=settings(database=None, max_examples=1, phases=(Phase.generate,),
-                                   suppress_health_check=list(HealthCheck)))
-    parts = drawn if isinstance(drawn, tuple) else (drawn,)
-    assert len(claim.fields) == len(parts), f"{claim.id}: fields {claim.fields} for an instance of {len(parts)}"

@@ -11,12 +11,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, find, settings
 
 from properties.attention_pruning.certificates import CERTIFIERS
 from properties.certify import certify_entry, check_certificate
 from properties.registry import load_all
-from properties.toolkit.claims import named_instance
 
 CLAIMS = load_all()
 CERTS = dict(CERTIFIERS.by_key)  # this paper's alone (another paper's module cannot break these tests)
@@ -203,23 +201,3 @@ def test_emp_swapped_methods_rejected():
     a, b = "W_pruned ours (M) (seed 0)", "W_pruned Wanda (seed 0)"
     inst[a], inst[b] = inst[b], inst[a]
     assert check_certificate(doc, CLAIMS, CERTS) != ""
-
-
-def _package_claims():
-    for claim in CLAIMS.values():
-        if claim.paper != "attention_pruning":
-            continue
-        for c in (claim, *claim.repairs):
-            if c.mode == "search":
-                yield c
-
-
-@pytest.mark.parametrize("claim", list(_package_claims()), ids=lambda c: c.id + (".repair" if c.repair else ""))
-def test_fields_match_a_drawn_instance(claim):
-    inst = find(claim.strategy(), lambda _: True,
-                settings=settings(database=None, max_examples=1, suppress_health_check=list(HealthCheck)))
-    parts = inst if isinstance(inst, tuple) else (inst,)
-    assert claim.fields, f"{claim.id} declares no fields"
-    assert len(parts) == len(claim.fields), f"{claim.id}: fields {claim.fields} for an instance of {len(parts)}"
-    named = named_instance(claim, inst)
-    assert isinstance(named, dict) and named, f"{claim.id}: named instance {named!r}"

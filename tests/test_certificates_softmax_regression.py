@@ -9,11 +9,9 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, find, settings
 
 from properties.certify import certifiers, certify_entry, check_certificate
 from properties.registry import load_all
-from properties.toolkit.claims import named_instance
 
 CLAIMS = load_all()
 CERTS = {k: v for k, v in certifiers().items() if k[0].startswith("softmax_regression.")}
@@ -128,24 +126,3 @@ def test_changed_hessian_approximation_rejected():
     h["rational"] = [str(2 * Fraction(t)) for t in h["rational"]]
     h["float_hex"] = [(2 * float.fromhex(t)).hex() for t in h["float_hex"]]
     assert check_certificate(doc, CLAIMS, CERTS) != ""
-
-
-def _package_claims():
-    for claim in CLAIMS.values():
-        if claim.paper != "softmax_regression":
-            continue
-        for c in (claim, *claim.repairs):
-            if c.mode == "search":
-                yield c
-
-
-@pytest.mark.parametrize("claim", list(_package_claims()), ids=lambda c: c.id + (".repair" if c.repair else ""))
-def test_fields_match_a_drawn_instance(claim):
-    inst = find(claim.strategy(), lambda _: True,
-                settings=settings(database=None, max_examples=1, suppress_health_check=list(HealthCheck)))
-    parts = inst if isinstance(inst, tuple) else (inst,)
-    assert claim.fields, f"{claim.id} declares no fields"
-    assert len(parts) == len(claim.fields), f"{claim.id}: fields {claim.fields} for an instance of {len(parts)}"
-    if claim.to_statement is not None and "newton" not in claim.func_name:
-        named = named_instance(claim, inst)
-        assert isinstance(named, dict) and named, f"{claim.id}: to_statement gave {named!r}"

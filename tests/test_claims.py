@@ -139,3 +139,23 @@ def test_every_search_claim_names_its_instance_fields():
     unnamed = [f"{c.id}{' (repair)' if c.repair else ''}" for claim in claims() for c in (claim, *claim.repairs)
                if c.mode == "search" and not (c.fields or c.to_statement)]
     assert not unnamed, f"search claims without field names: {unnamed}"
+
+
+def _search_claims_and_repairs():
+    return [c for claim in claims() for c in (claim, *claim.repairs) if c.mode == "search"]
+
+
+@pytest.mark.parametrize("claim", _search_claims_and_repairs(), ids=lambda c: c.id + (".repair" if c.repair else ""))
+def test_fields_match_a_drawn_instance(claim):
+    """Issue 22, item 3: the declared fields count the elements of a drawn instance, and the instance
+    maps to a non-empty dict of the statement's named objects."""
+    from hypothesis import HealthCheck, Phase, find, settings
+
+    from properties.toolkit.claims import named_instance
+
+    inst = find(claim.strategy(), lambda _: True, settings=settings(
+        database=None, max_examples=1, phases=[Phase.generate], deadline=None, suppress_health_check=list(HealthCheck)))
+    parts = inst if isinstance(inst, tuple) else (inst,)
+    assert len(parts) == len(claim.fields), f"{claim.id}: fields {claim.fields} for an instance of {len(parts)}"
+    named = named_instance(claim, inst)
+    assert isinstance(named, dict) and named, f"{claim.id}: named instance {named!r}"
