@@ -33,7 +33,8 @@ from .precision import UndecidableError
 __all__ = ["at_bits", "ball", "eigvalsh", "entrywise", "exact", "exp_entrywise", "frobenius", "from_fraction",
            "matrix", "midpoint_fraction", "norm2", "norm_inf", "positive_definite_exact",
            "positive_semidefinite_exact", "quadratic_form",
-           "radius_fraction", "rational_matrix", "rational_vector", "softmax", "spectral_norm", "to_fraction"]
+           "radius_fraction", "rational_matrix", "rational_vector", "softmax", "spectral_norm", "symmetric_pivots",
+           "to_fraction"]
 
 
 @contextlib.contextmanager
@@ -216,9 +217,10 @@ def spectral_norm(a) -> arb:
 
 # -- exact proofs ----------------------------------------------------------------------------------
 
-def positive_definite_exact(s) -> bool:
-    """True iff the rational symmetric matrix ``s`` is positive definite, decided exactly by the pivots
-    of its LDLᵀ factorisation in rationals (all positive ⇔ positive definite, Sylvester)."""
+def symmetric_pivots(s) -> tuple[list[fmpq], bool]:
+    """The pivots of the symmetric elimination (LDLᵀ, no row exchanges) of a rational symmetric matrix,
+    exactly, and whether every zero pivot met a zero remaining row (that row is then dropped; a zero
+    pivot with a nonzero row makes the matrix indefinite)."""
     q = rational_matrix(s)
     n = q.nrows()
     if n != q.ncols():
@@ -226,41 +228,32 @@ def positive_definite_exact(s) -> bool:
     rows = [[q[i, j] for j in range(n)] for i in range(n)]
     if any(rows[i][j] != rows[j][i] for i in range(n) for j in range(i)):
         raise ValueError("s must be symmetric")
+    pivots, consistent = [], True
     for k in range(n):
         pivot = rows[k][k]
-        if pivot <= 0:
-            return False
-        for i in range(k + 1, n):
-            factor = rows[i][k] / pivot
-            for j in range(k + 1, n):
-                rows[i][j] -= factor * rows[k][j]
-    return True
-
-
-def positive_semidefinite_exact(s) -> bool:
-    """True iff the rational symmetric matrix ``s`` is positive semidefinite, decided exactly by an
-    LDLᵀ elimination in rationals: a negative pivot refutes it, and a zero pivot is admissible only
-    with its whole remaining row zero (then that row is dropped)."""
-    q = rational_matrix(s)
-    n = q.nrows()
-    if n != q.ncols():
-        raise ValueError(f"s must be square, got {n}×{q.ncols()}")
-    rows = [[q[i, j] for j in range(n)] for i in range(n)]
-    if any(rows[i][j] != rows[j][i] for i in range(n) for j in range(i)):
-        raise ValueError("s must be symmetric")
-    for k in range(n):
-        pivot = rows[k][k]
-        if pivot < 0:
-            return False
+        pivots.append(pivot)
         if pivot == 0:
-            if any(rows[k][j] != 0 for j in range(k + 1, n)):
-                return False
+            consistent = consistent and all(rows[k][j] == 0 for j in range(k + 1, n))
             continue
         for i in range(k + 1, n):
             factor = rows[i][k] / pivot
             for j in range(k + 1, n):
                 rows[i][j] -= factor * rows[k][j]
-    return True
+    return pivots, consistent
+
+
+def positive_definite_exact(s) -> bool:
+    """True iff the rational symmetric matrix ``s`` is positive definite, decided exactly: every pivot of
+    its LDLᵀ elimination positive (Sylvester)."""
+    pivots, _ = symmetric_pivots(s)
+    return all(p > 0 for p in pivots)
+
+
+def positive_semidefinite_exact(s) -> bool:
+    """True iff the rational symmetric matrix ``s`` is positive semidefinite, decided exactly: every pivot
+    of its LDLᵀ elimination ≥ 0, and a zero pivot only with its remaining row zero."""
+    pivots, consistent = symmetric_pivots(s)
+    return consistent and all(p >= 0 for p in pivots)
 
 
 def rational_vector(values: Sequence) -> fmpq_mat:

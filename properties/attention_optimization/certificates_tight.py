@@ -46,22 +46,9 @@ def least_eigenvalue(S: arb_mat) -> arb:
     return lo.union(hi)
 
 
-def _pivots(S: fmpq_mat) -> list[fmpq]:
-    """The pivots of the symmetric elimination of S in rationals (a zero pivot's row is skipped)."""
-    n = S.nrows()
-    rows = [[S[i, j] for j in range(n)] for i in range(n)]
-    for k in range(n):
-        if rows[k][k] != 0:
-            for i in range(k + 1, n):
-                factor = rows[i][k] / rows[k][k]
-                for j in range(k + 1, n):
-                    rows[i][j] -= factor * rows[k][j]
-    return [rows[k][k] for k in range(n)]
-
-
 def _psd_exact(D: fmpq_mat, what: str, premises=()) -> Evidence:
     """D ⪰ 0 proven exactly: the smallest LDLᵀ pivot against 0, with the exact PSD decision as premise."""
-    return _gap(min(_pivots(D)), f"smallest LDLᵀ pivot of {what}",
+    return _gap(min(ball.symmetric_pivots(D)[0]), f"smallest LDLᵀ pivot of {what}",
                 [*premises, Fact(f"{what} ⪰ 0", "exact rational LDLᵀ", ball.positive_semidefinite_exact(D))])
 
 

@@ -27,27 +27,10 @@ CERTIFIERS = Certifiers("softmax_regression")
 
 # -- exact Loewner order: witnesses and LDLᵀ ---------------------------------------------------------------
 
-def _symmetric_pivots(S: fmpq_mat) -> list[fmpq]:
-    """The pivots of the symmetric elimination of S in rationals (a zero pivot's row is skipped)."""
-    n = S.nrows()
-    rows = [[S[i, j] for j in range(n)] for i in range(n)]
-    pivots = []
-    for k in range(n):
-        p = rows[k][k]
-        pivots.append(p)
-        if p == 0:
-            continue
-        for i in range(k + 1, n):
-            factor = rows[i][k] / p
-            for j in range(k + 1, n):
-                rows[i][j] -= factor * rows[k][j]
-    return pivots
-
-
 def _loewner_holds(X: fmpq_mat, Y: fmpq_mat, what: str, premises=()) -> Evidence:
     """X ⪯ Y proven exactly: the smallest LDLᵀ pivot of Y − X against 0, with the exact PSD decision."""
     D = Y - X
-    return Evidence("≥", arb(min(_symmetric_pivots(D))), arb(0), what=f"smallest LDLᵀ pivot of {what}",
+    return Evidence("≥", arb(min(ball.symmetric_pivots(D)[0])), arb(0), what=f"smallest LDLᵀ pivot of {what}",
                     premises=[*premises, Fact(f"{what} ⪰ 0", "exact rational LDLᵀ", ball.positive_semidefinite_exact(D))])
 
 
