@@ -175,3 +175,15 @@ def test_a_softmax_hessian_dropping_tiny_entries_fails_on_a_scaled_corner(seed):
     A = rep.minimal_input[0]
     assert 0 < np.abs(A[A != 0]).min() < 1e-100, rep.minimal_input
     _recheck(ad, rep.minimal_input, "pruned_tiny_entries_hessian", "softmax_hessian")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", ["kernel_ridge_solve", "taylor_ridge_solve"])
+def test_a_ridge_solve_through_the_normal_equations_fails_at_a_condition_corner(name, seed):
+    """(K + λI)²x = (K + λI)y squares κ: within the rule on the plain draws (λ ≥ 0.1, κ ≲ 1e2), outside it on
+    the nearly repeated points with λ = ‖K‖·10^−c mixed into the search (κ(K + λI) from 1e4 up)."""
+    ad, rep = _judge("ridge_normal_equations", name, seed)
+    X, y, lam = rep.minimal_input[:3]
+    M = np.exp(X.T @ X) + lam * np.eye(X.shape[1])
+    assert np.linalg.cond(M) >= 1e3, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "ridge_normal_equations", name)
