@@ -24,7 +24,7 @@ from oracle import linalg, to_mp
 
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..toolkit import require
-from ..toolkit.strategies import dims, matrices, scalars, vectors, with_corners
+from ..toolkit.strategies import KAPPA_CORNERS, dims, kappa_corner_matrices, matrices, scalars, vectors, with_corners
 from .strategies import problems, regularised_problems
 
 __all__ = ["ADAPTERS", "magnitudes"]
@@ -326,9 +326,27 @@ def _split(z, d):
     return z[:d * d].reshape(d, d), z[d * d:].reshape(d, d).T
 
 
-def _newton_step_instances():
+def _newton_step_plain():
     return regularised_problems().flatmap(lambda t: st.tuples(
         st.just(t), matrices(st.just(t[5].size), st.just(t[5].size), max_abs=2.0), scalars(0.5, 5.0)))
+
+
+def _newton_step_corners():
+    """H̃ = GGᵀ with κ(H̃) = κ(G)² ∈ {1, 1e4, 1e8, 1e12} (:func:`kappa_corner_matrices` at the halved
+    :data:`KAPPA_CORNERS`; s = 0, so H̃ is exactly the drawn SPD matrix), where a step through the normal
+    equations H̃ᵀH̃ loses every digit; or B scaled by 10^e, e ∈ [0, 150] (gradients up to ~1e150)."""
+    kappa = regularised_problems().flatmap(lambda t: st.tuples(
+        st.just(t), kappa_corner_matrices(t[5].size, t[5].size, log10_conds=tuple(c / 2 for c in KAPPA_CORNERS)),
+        st.just(0.0)))
+    scaled = st.tuples(_newton_step_plain(), scalars(0.0, 150.0)).map(
+        lambda t: ((*t[0][0][:3], t[0][0][3] * 10.0 ** t[1], *t[0][0][4:]), *t[0][1:]))
+    return st.one_of(kappa, scaled)
+
+
+def _newton_step_instances():
+    """((A1, A2, A3, B, w, z), G, s), H̃ = GGᵀ + sI: plain draws (κ(H̃) ≲ 1e3) mixed with weight 0.3 with
+    :func:`_newton_step_corners`."""
+    return with_corners(_newton_step_plain(), _newton_step_corners(), weight=0.3)
 
 
 @ADAPTERS("attention_newton_step",
@@ -343,6 +361,7 @@ def _newton_step(inst, fn):
     k = z.size
     d = A1.shape[1]
     Ht = G @ G.T + s * np.eye(k)
+    Ht = (Ht + Ht.T) / 2
     got = output(fn(A1.copy(), A2.copy(), A3.copy(), B.copy(), w.copy(), z.copy(), Ht.copy()),
                  "attention_newton_step", shape=(k,))
     X, Y = _split(z, d)

@@ -187,3 +187,13 @@ def test_a_ridge_solve_through_the_normal_equations_fails_at_a_condition_corner(
     M = np.exp(X.T @ X) + lam * np.eye(X.shape[1])
     assert np.linalg.cond(M) >= 1e3, rep.minimal_input
     _recheck(ad, rep.minimal_input, "ridge_normal_equations", name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_newton_step_through_the_normal_equations_fails_at_a_condition_corner(seed):
+    """H̃ᵀH̃ δ = H̃ᵀg squares κ(H̃): close enough on the plain draws (H̃ = GGᵀ + sI, s ≥ 0.5), outside the rule on
+    the H̃ of κ 1e4 … 1e12 mixed into the search."""
+    ad, rep = _judge("newton_step_normal_equations", "attention_newton_step", seed)
+    _, G, s = rep.minimal_input
+    assert np.linalg.cond(G @ G.T + s * np.eye(G.shape[0])) >= 1e3, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "newton_step_normal_equations", "attention_newton_step")
