@@ -391,12 +391,21 @@ def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, f
     pool.shutdown()
 
 
+_SHOWN = 400  # characters of a counterexample the table shows
+
+
 def summary_table(entries: list[dict]) -> str:
     """The ledger as a table (one line per claim entry, then the count of each verdict)."""
     lines = [f"{'id':<58} {'kind':<22} {'verdict':<14} {'examples':>8} {'tightness':>10}"]
+    from .report import instance_text
+
     for e in entries:
         ratio = e.get("nonfinite", {}).get("worst_ratio") or _fmt_ratio(e["worst_ratio"])
         lines.append(f"{e['id']:<58} {e['kind'][:22]:<22} {e['verdict']:<14} {e['examples']:>8} {ratio:>10}")
+        if e["verdict"] == "falsified":  # the finding itself, in the statement's named objects (issue 22, item 3)
+            shown = instance_text(e).replace("\n", " ")
+            shown = shown if len(shown) <= _SHOWN else shown[:_SHOWN] + " … (in full with --json)"
+            lines += [f"    stated: {e.get('statement', '')}", f"    counterexample: {shown}"]
     counts: dict[str, int] = {}
     for e in entries:
         counts[e["verdict"]] = counts.get(e["verdict"], 0) + 1

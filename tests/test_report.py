@@ -157,3 +157,16 @@ def test_tightness_from_a_deep_ledger(tmp_path):
     assert "tightness from deep.json (profile thorough)" in md and "| 0.5 | 1000 |" in md, md
     assert "Looser than 100× (0): none" in md, "the loose list must come from the deep ledger"
     assert any(p.endswith("DIFFERENCES.md") for p in paths)
+
+
+def test_ledger_table_states_each_falsified_claim_and_its_named_counterexample():
+    from properties.ledger import summary_table
+
+    entry = {"id": "softmax_regression.fact4.4.p1", "kind": "loewner-implies-norm", "verdict": "falsified",
+             "examples": 43, "worst_ratio": 35.28, "statement": "U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖",
+             "instance": {"U": [[-1.0]], "V": [[0.0]], "α": 1.0}, "counterexample": [[[0.0]], [[1.0]], 1.0, 1.0]}
+    verified = {"id": "softmax_regression.fact4.4.p2", "kind": "inequality", "verdict": "verified", "examples": 25,
+                "worst_ratio": 1.0, "statement": "‖Uv‖₂ ≤ ‖U‖‖v‖₂"}
+    lines = summary_table([entry, verified]).splitlines()
+    assert lines[2:4] == ["    stated: U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖", "    counterexample: U = [[-1.0]], V = [[0.0]], α = 1.0"], lines
+    assert lines[4].startswith("softmax_regression.fact4.4.p2") and "stated" not in "".join(lines[4:])
