@@ -227,13 +227,31 @@ def _sketch_rows_instances():
     return st.tuples(dims(1, 5), dims(1, 2)).flatmap(build)
 
 
+def _sketch_rows_search():
+    """:func:`_sketch_rows_instances` mixed with weight 0.3 with scaled ones, A1·10^e and C2·10^−e, e ∈ [−162, 162]:
+    S(A1 ⊗ C2) and the rule unchanged, the factors' entries near 1e162 and 1e-162 (an implementation that drops
+    tiny entries or forms squares on the way fails there)."""
+    scaled = st.tuples(_sketch_rows_instances(), scalars(-162.0, 162.0)).map(
+        lambda t: (t[0][0] * 10.0 ** t[1], t[0][1] * 10.0 ** -t[1], *t[0][2:]))
+    return with_corners(_sketch_rows_instances(), scaled, weight=0.3)
+
+
+def _sketch_rows_corners():
+    """Fixed scaled corners judged after every search: 3 × 2 factors at 10^∓150 and 10^±160 (N = 4, m = 3)."""
+    A1 = np.array([[1.0, -0.5], [0.25, 2.0], [-1.0, 0.75]])
+    C2 = np.array([[0.5, 1.0], [-1.0, 0.25], [2.0, -0.5]])
+    bits = (np.array([1, -1, 1, 1], np.int8), np.array([-1, 1, 1, -1], np.int8), np.array([0, 2, 3], np.int64),
+            np.array([1, 0, 3], np.int64))
+    return [(A1 * 10.0 ** -e, C2 * 10.0 ** e, *bits) for e in (150.0, -160.0)]
+
+
 @ADAPTERS("attention_sketch_rows",
           signature="attention_sketch_rows(A1: (n, d), C2: (n, d), signs1: (N,), signs2: (N,), rows1: (m,), "
                     "rows2: (m,)) -> (m, d²) array",
           doc="S(A1 ⊗ C2) for S = (1/√m)·P·(H_N D1 ⊗ H_N D2) (spec def.tensorsrht; N = 2^⌈log₂n⌉, rows of A1, C2 "
               "zero-padded, P selects row rows1[k]·N + rows2[k]), without forming A1 ⊗ C2",
           tolerance="|ŝ − s| ≤ 4(log₂N + 2)·u·(Σ_k|A1[k,a]|)(Σ_k|C2[k,b]|)/√m entrywise",
-          strategy=_sketch_rows_instances)
+          strategy=_sketch_rows_search, corners=_sketch_rows_corners)
 def _sketch_rows(inst, fn):
     A1, C2, s1, s2, r1, r2 = inst
     n, d = A1.shape

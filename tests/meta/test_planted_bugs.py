@@ -197,3 +197,13 @@ def test_a_newton_step_through_the_normal_equations_fails_at_a_condition_corner(
     _, G, s = rep.minimal_input
     assert np.linalg.cond(G @ G.T + s * np.eye(G.shape[0])) >= 1e3, rep.minimal_input
     _recheck(ad, rep.minimal_input, "newton_step_normal_equations", "attention_newton_step")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_sketch_flushing_tiny_entries_fails_on_a_scaled_corner(seed):
+    """Entries below 1e-100 taken as zeros: exact on the plain draws, wrong on the A1·10^e, C2·10^−e draws mixed
+    into the search (the sketch unchanged, one factor's entries below 1e-100)."""
+    ad, rep = _judge("sketch_rows_flush_tiny", "attention_sketch_rows", seed)
+    A1, C2 = rep.minimal_input[:2]
+    assert min(np.abs(M[M != 0]).min() for M in (A1, C2) if M.any()) < 1e-100, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "sketch_rows_flush_tiny", "attention_sketch_rows")
