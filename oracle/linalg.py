@@ -110,6 +110,8 @@ def converged(thunk, what: str):
     mpmath reports no convergence (its QR iteration can stall on matrices with exact zeros at one precision
     and not at another: the thorough run met one in attention_optimization.lem10.1.p4); a refusal, never a
     crash, when it does not converge at all."""
+    if not callable(thunk):
+        raise ValueError(f"thunk={thunk!r} must be callable (the decomposition to run)")
     prec = mp.prec
     for factor in (1, 2, 4):
         try:

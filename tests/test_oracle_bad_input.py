@@ -125,6 +125,7 @@ CASES = [
     ("linalg.ones n", lambda: linalg.ones(2.5), r"n=2.5 must be an int"),
     ("linalg.stack mpc", lambda: linalg.stack(V2, MPC_V), r"vs\[1\] must be real"),
     ("linalg.stack nothing", lambda: linalg.stack(), r"at least one"),
+    ("linalg.converged thunk", lambda: linalg.converged(3, "svd"), r"thunk=3 must be callable"),
     # --- derivatives
     ("gradient NaN x", lambda: derivatives.gradient(SQ, NAN_V), r"x must be finite"),
     ("gradient mpc x", lambda: derivatives.gradient(SQ, MPC_V), r"x must be real"),
