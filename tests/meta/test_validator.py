@@ -147,13 +147,25 @@ def test_solvers_adapter_passes_the_validator(name, capsys):
 
 
 def test_split_newton_passes_the_solve_contract(capsys):
-    """split_newton (float32 Gram, sampled E part) as a user's softmax_solve passes the validator:
-    its x matches the oracle's 50-digit minimiser within the softmax_solve tolerance."""
-    code = validate("tests.meta.toy.split_newton_solve", profile="ci", functions=["softmax_solve"],
+    """split_newton (float64 Gram, sampled E part) as a user's softmax_solve passes the validator: its x
+    matches the oracle's 50-digit minimiser within the softmax_solve tolerance, κ corners included."""
+    code = validate("tests.meta.toy.split_newton_solve_f64", profile="ci", functions=["softmax_solve"],
                     include_claims=False)
     out = capsys.readouterr().out
     assert code == 0, out
     assert "1 passed, 0 failed" in out, out
+
+
+def test_split_newton_with_a_float32_gram_fails_where_kappa_is_large(capsys):
+    """With the float32 Gram the model AᵀW²A has relative error ~1e-7, a bad model once κ(WA)² ≫ 1e7
+    (split_newton's docstring): the κ corners of the softmax_solve search (issue 25, item 3) find an
+    instance where it stops short of x*, with A's columns nearly dependent."""
+    code = validate("tests.meta.toy.split_newton_solve", profile="ci", functions=["softmax_solve"],
+                    include_claims=False)
+    out = capsys.readouterr().out
+    assert code == 1 and "FAIL softmax_solve" in out, out
+    A = np.array(read_arguments(_line(out, "A = "))["A"])
+    assert np.linalg.cond(A) > 1e3, (np.linalg.cond(A), out)
 
 
 def test_validator_runs_claims_that_use_the_functions(capsys):
