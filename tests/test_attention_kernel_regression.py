@@ -25,6 +25,7 @@ from mpmath import mp
 from scipy import stats
 
 from oracle import attention_kernel_regression as O
+from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_float_array, to_mp
 from properties.attention_kernel_regression import PAPER, costs
 from properties.ledger import FALSE_ALARM, binomial_threshold
@@ -308,3 +309,28 @@ def test_kernel_count_adapters_reject_impossible_counts(name, fn, inst, fragment
     assert not out.holds and fragment in out.note, out
 
 
+# ----------------------------------------------------------------------------- Algorithm 7R, a tight instance
+
+
+def test_alg7R_conv_holds_with_equality_where_the_sandwich_error_is_rank_one():
+    """alg7R.conv at X = [0.5, 0, 0], y = e₁, ρ = 1, seed 0 (the thorough run's 'counterexample').
+
+    The features of the two zero points are exact (row of ones; every sketch of 0 is 0), so
+    WᵀW − K = δe₁e₁ᵀ with δ < 0, and P^{1/2}y = (WᵀW+λI)^{-1/2}e₁ is the eigenvector of the smallest
+    sandwich eigenvalue 1 − ε₀: ‖P^{1/2}r₁‖ = (ε₀/(1−ε₀))‖P^{1/2}y‖ exactly, the claimed ≤ with
+    equality.  The check must judge the equality as holding (it failed when ε₀ was frozen at one
+    precision while the residuals were recomputed at higher ones)."""
+    import solvers.adapter as impl
+
+    X, y = np.array([[0.5, 0.0, 0.0]]), np.array([1.0, 0.0, 0.0])
+    bits = impl.attention_feature_bits(1, (16, 32, 64, 64), 0)
+    with mp.workdps(100):
+        Xm, ym, lam = to_mp(X), to_mp(y), mp.mpf(3)
+        W, K = R.kernel_features(Xm, bits), R.attention_kernel(Xm)
+        D = linalg.gram(W) - K
+        assert D[0, 0] < -0.01 and max(abs(D[i, j]) for i in range(3) for j in range(3) if i + j) < mp.mpf(10) ** -90
+        eps0 = R.ridge_distortion(W, K, lam)
+        hist = R.richardson_residuals(K, W, ym, lam, 1)
+        assert abs(hist[1][1] / hist[0][1] - eps0 / (1 - eps0)) < mp.mpf(10) ** -90
+    out = REG["attention_kernel_regression.alg7R.conv"].check((X, y, 1.0, 0), impl)
+    assert out.holds and out.ratio == 1.0, out

@@ -445,16 +445,23 @@ def _r7_check(inst, impl):
     n = X.shape[1]
     lam = mp.mpf(rho) * n
     require(linalg.norm2(ym) > 0, "y must be nonzero")
-    with mp.workdps(mp.dps + 10):
+
+    def system():
+        # W, K and ε₀ at the current precision: a ε₀ frozen at one precision would be compared with
+        # residuals computed at a higher one, and an exact equality (P^{1/2}y an eigenvector of the
+        # extreme sandwich eigenvalue) would then be decided by ε₀'s rounding.
         W = R.kernel_features(Xm, bits)
         K = R.attention_kernel(Xm)
-        eps0 = R.ridge_distortion(W, K, lam)
+        return W, K, R.ridge_distortion(W, K, lam)
+
+    with mp.workdps(mp.dps + 10):
+        eps0 = system()[2]
     require(eps0 < mp.mpf(1) / 2, "the features must meet the ridge sandwich with ε₀ < 1/2")
 
     def sides():
-        Kk = R.attention_kernel(Xm)
-        c = eps0 / (1 - eps0)
-        lead = mp.sqrt((1 + eps0) / (1 - eps0) * (linalg.spectral_norm(Kk) + lam) / lam)
+        W, Kk, e0 = system()
+        c = e0 / (1 - e0)
+        lead = mp.sqrt((1 + e0) / (1 - e0) * (linalg.spectral_norm(Kk) + lam) / lam)
         hist = R.richardson_residuals(Kk, W, ym, lam, _R7_STEPS)
         r0, p0 = hist[0]
         pairs = []
