@@ -9,7 +9,9 @@
   Nakatsukasa, Townsend, Webb, SIMAX 2024), printed beside numpy's Householder-QR ``lstsq``;
 - operation-count exponents of Algorithms 1–6 and of the sketches against the claimed forms, taken
   from the implementation under judgement (a deliberately quadratic toy fails them), and the
-  contract checks of the counting adapter functions.
+  contract checks of the counting adapter functions;
+- Theorem L.3's SVD claims refuse an exactly rank-deficient SWᵀ (the mpmath SVD gives it a rounding-level
+  σ_min > 0, so R = UΣ^{-2} is noise), and the eq. 86 repair measures the row-space projection exactly.
 
 Run with ``-s`` to see the printed tables.
 """
@@ -28,6 +30,7 @@ from oracle import attention_kernel_regression as O
 from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_float_array, to_mp
 from properties.attention_kernel_regression import PAPER, costs
+from properties.errors import HypothesisUnmet
 from properties.ledger import FALSE_ALARM, binomial_threshold
 from properties.registry import select
 
@@ -334,3 +337,38 @@ def test_alg7R_conv_holds_with_equality_where_the_sandwich_error_is_rank_one():
         assert abs(hist[1][1] / hist[0][1] - eps0 / (1 - eps0)) < mp.mpf(10) ** -90
     out = REG["attention_kernel_regression.alg7R.conv"].check((X, y, 1.0, 0), impl)
     assert out.holds and out.ratio == 1.0, out
+
+
+# ----------------------------------------------------------------------------- Theorem L.3's SVD objects
+
+_EQ80_RANK1 = (np.array([[-0.9805806756909203, -0.19611613513818402, 0.0, 0.0, 0.0],
+                         [-0.19611613513818402, 0.9805806756909201, 0.0, 0.0, 0.0]]),
+               np.array([[0.0] * 5, [0.0, 1.0, 0.0, 0.0, 0.0]]))
+_EQ86_RANK1 = (np.array([[-0.866025404, 5.17926092e-17], [0.288675135, -0.816496581], [0.288675135, 0.40824829],
+                         [0.288675135, 0.40824829]]).T.copy(), np.diag([0.0, 0.0, 0.0, 1.0]), np.zeros(4))
+
+
+@pytest.mark.parametrize("check, inst", [
+    (REG["attention_kernel_regression.thmL.3.eq80"].check, _EQ80_RANK1),  # the deep run's "counterexample"
+    (REG["attention_kernel_regression.thmL.3.eq86"].repairs[0].check, _EQ86_RANK1),  # its ZeroDivisionError
+    (REG["attention_kernel_regression.thmL.3.eq86"].check, _EQ86_RANK1),
+])
+def test_kernel_thmL3_refuses_rank_deficient_SWt(check, inst):
+    """thmL.3.eq80/eq86: SWᵀ of exact rank 1 < m = 2 is outside "SWᵀ of full column rank" (R = UΣ^{-2}
+    does not exist); the check refuses it rather than judging a rounding-level σ_min."""
+    with pytest.raises(HypothesisUnmet, match="exact rank is 1"):
+        check(inst)
+
+
+def test_kernel_thmL3_eq86_repair_is_tight_on_the_row_space():
+    """thmL.3.eq86 (repair): ‖RᵀSv‖ = σ_m(RᵀS)‖Πv‖ for v the last right singular vector of RᵀS (so the
+    bound is attained), and both sides vanish on its null space."""
+    rng = np.random.default_rng(4)
+    W, S = rng.standard_normal((2, 5)), rng.standard_normal((3, 5))
+    U_, sig, Vt = np.linalg.svd(S @ W.T, full_matrices=False)
+    _, _, Vrs = np.linalg.svd((U_ / sig**2).T @ S)
+    check = REG["attention_kernel_regression.thmL.3.eq86"].repairs[0].check
+    tight = check((W, S, Vrs[1]))
+    assert tight.holds and abs(tight.ratio - 1) < 1e-9, tight
+    null = check((W, S, Vrs[4]))
+    assert null.holds and null.measured < 1e-12 and null.bound < 1e-12, null

@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from oracle import attention_kernel_ridge as R
-from oracle import linalg, to_mp
+from oracle import linalg, to_float_array, to_mp
 
 from ..contract import output
 from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
+from .common import exact_product
 from .section_l_sketch import paper_q
 
 __all__ = ["ALLXY_ROWS", "L3_D", "L3_EPS", "L3_N", "claims", "l3_instance"]
@@ -30,11 +31,16 @@ claims = ClaimSet("attention_kernel_regression")
 
 
 def _svd_parts(W, S):
-    """``SWᵀ = UΣVᵀ`` (thin), ``R = UΣ^{-2}`` and ``Φ = RᵀSWᵀWSᵀR`` in mpmath, as alg.7 states."""
+    """``SWᵀ = UΣVᵀ`` (thin), ``R = UΣ^{-2}`` and ``Φ = RᵀSWᵀWSᵀR`` in mpmath, as alg.7 states.
+
+    The hypothesis "SWᵀ of full column rank" is checked on the exact rational product of the float64
+    factors: the mpmath SVD of an exactly rank-deficient SWᵀ returns a rounding-level σ_min > 0 at
+    every precision, and R = UΣ^{-2} is then noise (thmL.3.eq80, thmL.3.eq86 judged a meaningless R)."""
+    rank = linalg.exact_rank(exact_product(to_float_array(S, ndim=2), to_float_array(W, ndim=2).T))
+    require(rank == W.rows, f"S Wᵀ must have full column rank {W.rows} (its exact rank is {rank}; alg.7 divides by Σ)")
     M = S * W.T
     U, sig, Vt = mp.svd_r(M, full_matrices=False)
     s = [sig[i] for i in range(len(sig))]
-    require(min(s) > 0, "S Wᵀ must have full column rank (alg.7 divides by Σ)")
     Rm = U * mp.diag([1 / v**2 for v in s])
     phi = Rm.T * S * W.T * W * S.T * Rm
     return U, s, Vt, Rm, phi
@@ -139,8 +145,10 @@ claims.inequality(
 def _eq86_row_space(W, S, v):
     _, _, _, Rm, _ = _svd_parts(W, S)
     RS = Rm.T * S
-    Pi = RS.T * mp.inverse(RS * RS.T) * RS  # RᵀS has full row rank m (UᵀSWᵀ = ΣVᵀ has rank m)
-    return linalg.singular_values(RS)[RS.rows - 1] * linalg.norm2(Pi * v), linalg.norm2(RS * v)
+    # RᵀS has full row rank m (UᵀSWᵀ = ΣVᵀ has rank m, SWᵀ's rank checked exactly by _svd_parts); ‖Πv‖ = ‖Qᵀv‖
+    # for Q an orthonormal basis of its row space (Householder QR: no solve with the Gram RᵀS SᵀR).
+    Q, _ = mp.qr(RS.T)
+    return linalg.singular_values(RS)[RS.rows - 1] * linalg.norm2(Q[:, : RS.rows].T * v), linalg.norm2(RS * v)
 
 
 claims.inequality(
