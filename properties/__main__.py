@@ -211,7 +211,8 @@ def _report(argv) -> int:
         certificates = certify_ledger(entries, os.path.join(args.out, "certificates"),
                                       progress=lambda line: print(line, file=sys.stderr))
         written = write_reports(ledger, args.out, papers=papers, command=command, certificates=certificates,
-                                tightness=tightness, tightness_source=args.tightness or "")
+                                tightness=tightness, tightness_source=args.tightness or "",
+                                source=args.source or os.path.join(args.out, "ledger.json"))
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -279,12 +279,13 @@ def _named(claim, entry: dict) -> dict:
 
 
 def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "", certificates: dict | None = None,
-                  tightness: dict | None = None, tightness_source: str = "") -> list[str]:
+                  tightness: dict | None = None, tightness_source: str = "", source: str = "") -> list[str]:
     """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths.
 
     ``certificates``: the certificates by (claim id, target) (:func:`properties.certify.certify_ledger`),
     shown with each falsified claim and verified repair; ``tightness``: another ledger (a deep run) whose
-    verified bounds make the tightness table, list and figure, named by ``tightness_source``.
+    verified bounds make the tightness table, list and figure, named by ``tightness_source`` (``source``
+    names ``ledger`` in the difference table).
     ``ValueError`` before writing anything when matplotlib is missing (:func:`check_matplotlib`)."""
     check_matplotlib()
     registry = {c.id: c for c in claims()}
@@ -322,7 +323,7 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     if tightness is not None:
         path = os.path.join(out_dir, "DIFFERENCES.md")
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(difference_table(ledger, tightness, "the --from ledger", tightness_source or "the deep ledger"))
+            fh.write(difference_table(ledger, tightness, source or "the ledger", tightness_source or "the deep ledger"))
         written.append(path)
     return written
 
