@@ -116,3 +116,32 @@ def test_a_claims_mode_is_a_field_checked_against_what_it_needs():
         Claim(**base, mode="statistical")
     claim = Claim(**base, mode="not-applicable", not_applicable="why")
     assert dataclasses.replace(claim, strategy=lambda: None).mode == "not-applicable", "never inferred from fields"
+
+
+def test_ratios_below_the_floor_are_not_pushed_up(monkeypatch):
+    """An identity judged at 50+ digits measures rounding noise (10^-50 … 10^-100): ``target()`` gets 0 for
+    it, so Hypothesis has nothing to hill-climb; ratios at or above the floor are pushed up as measured."""
+    pushed = []
+    monkeypatch.setattr(engine, "target", lambda value, label: pushed.append((label, value)))
+    engine.search(st.integers(0, 1000), lambda n: _out(True, 1e-100 * (n + 1)))
+    assert pushed and {value for _, value in pushed} == {0.0}, pushed[:5]
+    pushed.clear()
+    seen = []
+
+    def check(n):
+        seen.append(engine.TARGET_FLOOR * (n + 1))
+        return _out(True, seen[-1])
+
+    engine.search(st.integers(0, 1000), check)
+    assert [value for _, value in pushed] == seen and max(seen) > engine.TARGET_FLOOR
+
+
+def test_a_thorough_search_of_an_identity_ends():
+    """``attention_kernel_regression.id.opt`` under ``thorough`` hill-climbed its noise-level ratio for over
+    30 min before the floor (the deep run of issue 27 could not finish it); now it runs its 1000 examples."""
+    from properties.ledger import run_claim
+    from properties.registry import select
+
+    (claim,) = select(["attention_kernel_regression.id.opt"])
+    result = run_claim(claim, profile="thorough")
+    assert result.verdict == "verified" and result.examples == 1000, (result.verdict, result.examples, result.reason)
