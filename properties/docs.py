@@ -264,7 +264,8 @@ def status_page() -> str:
               "search does not reach it).  Each paper's page has the verdicts with their tightness and "
               "counterexamples; `errata/ERRATA-<paper>.md` has each counterexample as exact numbers with its "
               "certificate.\n\n"
-            + readme_status() + "\n")
+            + "<!-- status:begin (generated: properties.report.readme_status) -->\n" + readme_status()
+            + "\n<!-- status:end -->\n")
 
 
 GENERATED = ("softmax_regression.md", "attention_optimization.md", "attention_pruning.md",

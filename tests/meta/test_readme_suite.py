@@ -1,4 +1,4 @@
-"""README's sections on random sketches and on the pytest suite are executed: the scipy CountSketch module
+"""The sections on random sketches (docs/validate.md) and on the pytest suite (docs/pytest.md) are executed: the scipy CountSketch module
 passes with the output shown, the oracle example runs (and its assertion fails on a wrong gradient),
 and the CI snippet is valid YAML running the documented command."""
 
@@ -13,29 +13,30 @@ from properties.registry import adapters
 from properties.validate import check_function, validate
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+VALIDATE = (ROOT / "docs" / "validate.md").read_text(encoding="utf-8")
+PYTEST = (ROOT / "docs" / "pytest.md").read_text(encoding="utf-8")
 
 
-def _section(title: str) -> str:
-    start = README.index(title)
-    end = README.find("\n## ", start + len(title))
-    return README[start:end if end != -1 else None]
+def _section(text: str, title: str) -> str:
+    start = text.index(title)
+    end = text.find("\n## ", start + len(title))
+    return text[start:end if end != -1 else None]
 
 
 def _blocks(text: str, lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", text, flags=re.S)
 
 
-SKETCHES = _section("### Random sketches: their distribution is judged too")
-SUITE = _section("## Validating in your own CI (pytest)")
+SKETCHES = _section(VALIDATE, "## Random sketches: their distribution is judged too")
+SUITE = _section(PYTEST, "# Validating in your own CI (pytest)")
 
 
 def test_the_readme_scipy_countsketch_module_passes_with_the_output_shown():
     (source,) = _blocks(SKETCHES, "python")
     assert source == (ROOT / "tests/meta/real/scipy_sketch.py").read_text(encoding="utf-8").split('"""\n\n', 1)[1], \
-        "README's module must be tests/meta/real/scipy_sketch.py (after its docstring)"
+        "docs/validate.md's module must be tests/meta/real/scipy_sketch.py (after its docstring)"
     namespace = {}
-    exec(compile(source, "README.md", "exec"), namespace)
+    exec(compile(source, "docs", "exec"), namespace)
     assert check_function(adapters()["countsketch"], namespace["countsketch"]).passed
     after = SKETCHES.split("    $ python -m properties validate tests.meta.real.scipy_sketch\n", 1)[1]
     shown = [line[4:] for line in after.split("\n\n", 1)[0].splitlines()]
@@ -46,11 +47,11 @@ def test_the_readme_scipy_countsketch_module_passes_with_the_output_shown():
 
 def test_the_readme_oracle_example_runs_and_its_assertion_can_fail():
     (source,) = _blocks(SUITE, "python")
-    exec(compile(source, "README.md", "exec"), {})
+    exec(compile(source, "docs", "exec"), {})
     wrong = source.replace("- (c @ f) * f", "+ (c @ f) * f")
     assert wrong != source
     with pytest.raises(AssertionError, match="‖ĝ − ∇L‖"):
-        exec(compile(wrong, "README.md", "exec"), {})
+        exec(compile(wrong, "docs", "exec"), {})
 
 
 def test_the_readme_ci_snippet_runs_the_documented_command():

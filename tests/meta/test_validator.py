@@ -180,15 +180,15 @@ def test_validator_runs_claims_that_use_the_functions(capsys):
 
 
 def test_readme_lists_the_adapter_contract():
-    """README's adapter table is the contract: every registered adapter appears with its signature."""
+    """docs/contract.md's adapter table is the contract: every registered adapter appears with its signature."""
     import pathlib
 
     from properties.registry import adapters
 
-    readme = pathlib.Path(ROOT, "README.md").read_text(encoding="utf-8")
+    readme = pathlib.Path(ROOT, "docs", "contract.md").read_text(encoding="utf-8")
     # the markdown table escapes "|" inside a cell (contract.table)
     missing = [a.signature for a in adapters().values() if f"`{a.signature}`".replace("|", "\\|") not in readme]
-    assert not missing, f"README lacks adapter rows for {missing} (regenerate: python -m properties adapters --markdown)"
+    assert not missing, f"docs/contract.md lacks adapter rows for {missing} (regenerate: python -m properties docs)"
 
 
 @pytest.mark.parametrize("seed", range(5))
