@@ -7,9 +7,10 @@ tightness report of each paper.
     python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
                                   [--scheduler ADDRESS]
     python -m properties adapters [--markdown]
-    python -m properties report [--paper P ...] [--out DIR] [--from LEDGER.json] [--profile ...] [--seed N]
-                                [--scheduler ADDRESS]
+    python -m properties report [--paper P ...] [--claims PATTERN ...] [--out DIR] [--from LEDGER.json]
+                                [--tightness-from LEDGER.json] [--profile ...] [--seed N] [--scheduler ADDRESS]
     python -m properties experiment PAPER [--out DIR] [--quick] ...   (the paper's experiment runner)
+    python -m properties certify [--from LEDGER.json] [--claims PATTERN ...] [--out DIR] | --check FILE ...
 
 ``--scheduler ADDRESS`` runs the claims (for ``validate``: functions and claims) as tasks on the
 dask.distributed cluster whose scheduler is at ADDRESS (:mod:`properties.distributed`) instead of
@@ -20,7 +21,8 @@ Exit codes: 0 the ledger ran (falsified claims are findings, not errors) / the m
 on every try: the JSON ledger holds the claims that finished); 2 bad usage (a pattern matching no
 claim, a JSON path that cannot be written or resumed from, a module that cannot be imported or
 defines no adapter function, ``--jobs`` with ``--scheduler``, a scheduler that does not answer);
-130 interrupted (the JSON ledger then holds the claims that finished: rerun with ``--resume``).
+130 interrupted (the JSON ledger then holds the claims that finished: rerun with ``--resume``);
+141 standard output was closed early (``--list | head``): quietly, with no traceback.
 """
 
 from __future__ import annotations
@@ -65,12 +67,19 @@ def _add_scheduler_option(p: argparse.ArgumentParser, what: str) -> None:
                         "e.g. tcp://10.0.0.5:8786 (needs pip install 'attention-claims[distributed]')")
 
 
+def _add_claims_option(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--claims", action="extend", nargs="+", metavar="PATTERN",
+                   help=f"globs over claim ids, e.g. --claims 'softmax_regression.*' 'attention_pruning.fact*' "
+                        f"(the flag may be repeated; {default})")
+
+
 def _ledger(argv) -> int:
     from .ledger import default_jobs
 
-    p = argparse.ArgumentParser(prog="python -m properties", description="Run the claims ledger.")
-    p.add_argument("--claims", action="append", metavar="PATTERN",
-                   help="glob over claim ids, e.g. 'softmax_regression.*' (repeatable; default: all)")
+    p = argparse.ArgumentParser(prog="python -m properties", usage="python -m properties [SUBCOMMAND] [options]",
+                                description="Run the claims ledger (no subcommand), or one of the subcommands below.",
+                                epilog=_subcommands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_claims_option(p, "default: all")
     _add_search_options(p, profiles.DEFAULT_PROFILE)
     p.add_argument("--jobs", type=_positive_int,
                    help=f"worker processes judging claims in parallel (default: all cores, here {default_jobs()})")
@@ -164,8 +173,10 @@ def _report(argv) -> int:
     from .registry import paper_names
 
     p = argparse.ArgumentParser(prog="python -m properties report",
-                                description="Write ERRATA-<paper>.md and TIGHTNESS-<paper>.png from a ledger.")
-    p.add_argument("--paper", action="append", choices=paper_names(), help="a paper's short name (repeatable; default: all)")
+                                description="Write ERRATA-<paper>.md and TIGHTNESS-<paper>.png for each paper of a ledger.")
+    p.add_argument("--paper", action="append", choices=paper_names(),
+                   help="a paper's short name (repeatable; default: every paper the ledger holds)")
+    _add_claims_option(p, "default: every claim of the ledger")
     p.add_argument("--out", default="report", metavar="DIR", help="directory to write to (default: %(default)s)")
     p.add_argument("--from", dest="source", metavar="LEDGER.json",
                    help="an existing JSON ledger (default: run the ledger now, into DIR/ledger.json)")
@@ -176,9 +187,8 @@ def _report(argv) -> int:
     _add_scheduler_option(p, "the claims (unless --from)")
     args = p.parse_args(argv)
     from .ledgerfile import check_writable, read_ledger
-    from .report import check_matplotlib, write_reports
+    from .report import check_matplotlib, reproduce_command, select_entries, write_reports
 
-    papers = args.paper or list(paper_names())
     try:
         check_matplotlib()  # before anything is run or written
         os.makedirs(args.out, exist_ok=True)
@@ -188,27 +198,31 @@ def _report(argv) -> int:
         else:
             path = os.path.join(args.out, "ledger.json")
             check_writable(path)
+            patterns = args.claims or [f"{paper}.*" for paper in args.paper or ()]
             code = _ledger(["--json", path, "--profile", args.profile, "--seed", str(args.seed),
                             *(["--scheduler", args.scheduler] if args.scheduler else []),
-                            *[a for paper in papers for a in ("--claims", f"{paper}.*")]])
+                            *(["--claims", *patterns] if patterns else [])])
             if code:
                 return code
             ledger = read_ledger(path)
+        # only the papers and claims selected, and only papers the ledger holds (issue 24, item 4)
+        ledger, papers = select_entries(ledger, papers=args.paper, patterns=args.claims,
+                                        source=args.source or os.path.join(args.out, "ledger.json"))
+        tightness = read_ledger(args.tightness) if args.tightness else None
+        if tightness is not None:
+            tightness, _ = select_entries(tightness, papers=papers, patterns=args.claims, source=args.tightness,
+                                          empty_ok=True)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    command = ("python -m properties report" + (f" --from {args.source}" if args.source else
-                                                 f" --profile {ledger.get('profile', args.profile)} "
-                                                 f"--seed {ledger.get('seed', args.seed)}")
-               + (f" --tightness-from {args.tightness}" if args.tightness else "") + f" --out {args.out}"
-               + "".join(f" --paper {paper}" for paper in (args.paper or ())))
+    command = reproduce_command(source=args.source, profile=ledger.get("profile", args.profile),
+                                seed=ledger.get("seed", args.seed), tightness=args.tightness, out=args.out,
+                                papers=args.paper, patterns=args.claims)
     from .certify import certify_ledger
 
     try:
-        tightness = read_ledger(args.tightness) if args.tightness else None
-        entries = [c for c in ledger["claims"] if c.get("paper") in papers]
         # the certify step (issue 22, item 5): each falsified claim and verified repair proven in ball arithmetic
-        certificates = certify_ledger(entries, os.path.join(args.out, "certificates"),
+        certificates = certify_ledger(ledger["claims"], os.path.join(args.out, "certificates"),
                                       progress=lambda line: print(line, file=sys.stderr))
         written = write_reports(ledger, args.out, papers=papers, command=command, certificates=certificates,
                                 tightness=tightness, tightness_source=args.tightness or "",
@@ -224,9 +238,17 @@ def _report(argv) -> int:
 def _experiment(argv) -> int:
     from .registry import paper, paper_names
 
-    if not argv or argv[0] not in paper_names() or not paper(argv[0]).experiment:
-        runnable = [name for name in paper_names() if paper(name).experiment]
-        print(f"usage: python -m properties experiment {{{','.join(runnable)}}} [options]", file=sys.stderr)
+    runnable = [name for name in paper_names() if paper(name).experiment]
+    usage = (f"usage: python -m properties experiment {{{','.join(runnable)}}} [options]\n"
+             f"(python -m properties experiment PAPER --help lists the options of PAPER's experiment)")
+    if argv and argv[0] in ("-h", "--help"):
+        print(usage)
+        return 0
+    if not argv or argv[0] not in runnable:
+        print(usage, file=sys.stderr)
+        if argv:
+            print(f"error: paper={argv[0]!r} must be one of {', '.join(runnable)} (the papers with an experiment)",
+                  file=sys.stderr)
         return 2
     import importlib
 
@@ -234,21 +256,58 @@ def _experiment(argv) -> int:
     return runner.main(argv[1:], prog=f"python -m properties experiment {argv[0]}")
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "experiment":
-        return _experiment(argv[1:])
-    if argv and argv[0] == "report":
-        return _report(argv[1:])
-    if argv and argv[0] == "validate":
-        return _validate(argv[1:])
-    if argv and argv[0] == "adapters":
-        return _adapters(argv[1:])
-    if argv and argv[0] == "certify":
-        from .certify import main as certify
+def _certify(argv) -> int:
+    from .certify import main as certify
 
-        return certify(argv[1:])
+    return certify(argv)
+
+
+SUBCOMMANDS = {
+    "validate": (_validate, "validate an implementation module (MODULE) against every applicable claim, in a child process"),
+    "adapters": (_adapters, "list the adapter contract: the functions an implementation may define, their tolerances"),
+    "report": (_report, "write ERRATA-<paper>.md and TIGHTNESS-<paper>.png for each paper of a ledger"),
+    "certify": (_certify, "prove each falsified claim false in ball arithmetic, or re-check certificates (--check)"),
+    "experiment": (_experiment, "run a paper's experiment (attention_pruning: Figure 2 and the MiniLM-L6 model)"),
+}
+"""The subcommands, each with the one line ``python -m properties --help`` shows; no subcommand runs the ledger."""
+
+
+def _subcommands_help() -> str:
+    width = max(map(len, SUBCOMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {line}" for name, (_, line) in SUBCOMMANDS.items())
+    return (f"subcommands (python -m properties SUBCOMMAND --help for the options of each):\n{rows}\n\n"
+            "exit codes: 0 done (falsified claims are findings, not errors); 1 validation failed or the ledger could "
+            "not finish;\n2 bad usage; 130 interrupted; 141 standard output closed early (e.g. piped into head)")
+
+
+def _quietly_on_a_closed_pipe(run, argv) -> int:
+    """``run(argv)``, flushing standard output before returning; when the reader of a pipe has gone
+    (``--list | head``), exit code 141 (128 + SIGPIPE, as a shell reports a tool the pipe ended) with no
+    traceback, standard output and error pointed at the null device so the interpreter's last flush is quiet."""
+    try:
+        try:
+            return run(argv)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError, AttributeError):  # a stream without a file descriptor (captured)
+                pass
+        return 141
+
+
+def _dispatch(argv) -> int:
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]][0](argv[1:])
     return _ledger(argv)
+
+
+def main(argv=None) -> int:
+    """``python -m properties [SUBCOMMAND] ...``: the exit code (module docstring)."""
+    return _quietly_on_a_closed_pipe(_dispatch, sys.argv[1:] if argv is None else list(argv))
 
 
 if __name__ == "__main__":

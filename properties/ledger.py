@@ -395,17 +395,23 @@ _SHOWN = 400  # characters of a counterexample the table shows
 
 
 def summary_table(entries: list[dict]) -> str:
-    """The ledger as a table (one line per claim entry, then the count of each verdict)."""
+    """The ledger as a table: one line per claim entry, its tightness (worst measured/bound) only when
+    verified; under each falsified claim its statement, its counterexample in the statement's named
+    objects and what the counterexample measures against the bound; then the count of each verdict."""
     lines = [f"{'id':<58} {'kind':<22} {'verdict':<14} {'examples':>8} {'tightness':>10}"]
     from .report import instance_text
 
     for e in entries:
-        ratio = e.get("nonfinite", {}).get("worst_ratio") or _fmt_ratio(e["worst_ratio"])
+        ratio = (e.get("nonfinite", {}).get("worst_ratio") or _fmt_ratio(e["worst_ratio"])) \
+            if e["verdict"] == "verified" else "-"
         lines.append(f"{e['id']:<58} {e['kind'][:22]:<22} {e['verdict']:<14} {e['examples']:>8} {ratio:>10}")
         if e["verdict"] == "falsified":  # the finding itself, in the statement's named objects (issue 22, item 3)
             shown = instance_text(e).replace("\n", " ")
             shown = shown if len(shown) <= _SHOWN else shown[:_SHOWN] + " … (in full with --json)"
             lines += [f"    stated: {e.get('statement', '')}", f"    counterexample: {shown}"]
+            out = e.get("counterexample_outcome") or {}
+            if isinstance(out.get("measured"), (int, float)) and isinstance(out.get("bound"), (int, float)):
+                lines.append(f"    measured: {out['measured']:.6g} against bound {out['bound']:.6g}")
     counts: dict[str, int] = {}
     for e in entries:
         counts[e["verdict"]] = counts.get(e["verdict"], 0) + 1

@@ -14,7 +14,12 @@ per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
 - the not-applicable and inconclusive claims with their reasons;
 - a table of the verified bounds by tightness (worst measured/bound), naming those looser than
   100×, and the figure: the worst ratio per verified bound on a log axis, grouped by section;
-- a header with the commit, profile, seed and the command that reproduces it.
+- a header with the commit and version (:func:`provenance`: ``git`` in a checkout, else what the build
+  recorded in ``properties/_build_info.py``), profile, seed and the command that reproduces it
+  (:func:`reproduce_command`).
+
+Only the papers the ledger holds get files (:func:`select_entries` narrows a ledger to ``--paper`` and
+``--claims``); the figure lists the bounds in the paper's order (:func:`section_order`).
 
 Identities are not bounds: their ratio is a relative discrepancy (about 10⁻¹⁰⁰ when they hold), so
 they are counted but kept out of the tightness table and figure, and so is any claim whose ratio is
@@ -31,13 +36,16 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
+from fnmatch import fnmatchcase
 from fractions import Fraction
 
 from .registry import canonical_ids, claims, paper, paper_names
 
 __all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "difference_table",
-           "instance_text", "readme_status", "repair_status", "write_reports"]
+           "instance_text", "provenance", "readme_status", "repair_status", "reproduce_command", "section_order",
+           "select_entries", "write_reports"]
 
 EQUALITY = 1e-30
 """A ratio below this is the relative discrepancy of an equality held to the working precision."""
@@ -116,13 +124,95 @@ def certificate_text(doc: dict | None) -> str:
             + f" (certificates/{doc['claim']}.{doc['target']}.json)")
 
 
-def _commit() -> str:
+def _git(*args: str) -> str:
+    """``git args`` run in this package's directory: its output, or "" when git fails or is missing."""
+    here = os.path.dirname(os.path.abspath(__file__))
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
-                             cwd=os.path.dirname(os.path.abspath(__file__)))
-        return out.stdout.strip() or "unknown (not a git checkout)"
+        out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10, cwd=here)
     except (OSError, subprocess.SubprocessError):
-        return "unknown (git not available)"
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def provenance() -> tuple[str, str]:
+    """(commit, version) of the code that writes the report.  In a git checkout of this project (the
+    repository's top level holds this very package, not merely some repository around site-packages)
+    the checkout's ``HEAD``; otherwise the commit recorded when the package was built
+    (``properties/_build_info.py``, written by setup.py's build step); the version is the installed
+    distribution's, else the recorded one."""
+    from importlib import metadata
+
+    try:
+        from . import _build_info as built  # generated at build time, absent in a plain checkout
+    except ImportError:
+        built = None
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = _git("rev-parse", "--show-toplevel")
+    in_checkout = bool(top) and os.path.isdir(os.path.join(top, "properties")) and os.path.samefile(
+        os.path.join(top, "properties"), here)
+    commit = (_git("rev-parse", "--short", "HEAD") if in_checkout else "") or getattr(built, "COMMIT", "") \
+        or "unknown (neither a git checkout nor a build that recorded its commit)"
+    try:
+        version = metadata.version("attention-claims")
+    except metadata.PackageNotFoundError:
+        version = getattr(built, "VERSION", "") or "unknown"
+    return commit, version
+
+
+def reproduce_command(*, source: str | None, profile: str, seed: int, tightness: str | None, out: str,
+                      papers=None, patterns=None) -> str:
+    """The ``python -m properties report`` command that writes the same report: from the same ledger
+    (``--from``) or, for a fresh run, with its profile and seed, and every option that narrowed or fed
+    it; each word quoted for a POSIX shell (globs stay unexpanded)."""
+    words = ["python", "-m", "properties", "report"]
+    words += ["--from", source] if source else ["--profile", str(profile), "--seed", str(seed)]
+    words += ["--tightness-from", tightness] if tightness else []
+    words += [w for paper in papers or () for w in ("--paper", paper)]
+    words += ["--claims", *patterns] if patterns else []
+    return shlex.join(words + ["--out", out])
+
+
+def select_entries(ledger: dict, *, papers=None, patterns=None, source: str = "the ledger",
+                   empty_ok: bool = False) -> tuple[dict, list[str]]:
+    """The ledger narrowed to the entries of ``papers`` (None: any) whose id matches a glob of
+    ``patterns`` (None: any), and the papers it then holds, in the registry's order: the papers
+    a report writes files for.
+
+    Raises:
+        ValueError: (unless ``empty_ok``) when the selection is empty, or a paper of ``papers`` has
+            no entry in it: an errata file of no claim says nothing."""
+    entries = [c for c in ledger["claims"] if (not papers or c["paper"] in papers)
+               and (not patterns or any(fnmatchcase(c["id"], pattern) for pattern in patterns))]
+    held = [name for name in paper_names() if any(c["paper"] == name for c in entries)]
+    if not empty_ok:
+        narrowed = " ".join([*(f"--paper {p}" for p in papers or ()), *(["--claims", *patterns] if patterns else [])])
+        if not entries:
+            raise ValueError(f"{source} holds no claim" + (f" selected by {narrowed}" if narrowed else ""))
+        absent = [name for name in papers or () if name not in held]
+        if absent:
+            raise ValueError(f"paper={absent[0]!r} must have claims in {source}" +
+                             (f" matching --claims {' '.join(patterns)}" if patterns else "") +
+                             f" (it holds claims of {', '.join(held)})")
+    return {**ledger, "claims": entries}, held
+
+
+_NUMBER = re.compile(r"(?<![\w.])((?:[A-Z]|\d+)(?:\.\d+)+)")  # 4.2, 7.10, A.1, C.5: the paper's numbering
+_SECTION = re.compile(r"(?:Sections?|§)\s*(\d+)")  # "Section 4", "§9": a section without a dotted number
+
+
+def section_order(name: str) -> dict[str, tuple]:
+    """A sort key per claim id of paper ``name``: the first number of its section in claims.tsv read
+    as the paper numbers (body sections 1, 2, … before appendices A, B, …; 7.2 before 7.10), then the
+    section text read naturally (Part 2 before Part 10), then the row of claims.tsv.  A section
+    without a number ("derived: …", "text claim: …") takes the number of the row before it."""
+    keys, number = {}, ((0, 0),)
+    rows = [(cid, row) for cid, row in canonical_ids().items() if row["paper"] == name]
+    for index, (cid, row) in enumerate(rows):
+        found = _NUMBER.search(row["section"]) or _SECTION.search(row["section"])
+        if found:
+            number = tuple((0, int(t)) if t.isdigit() else (1, t) for t in found.group(1).split("."))
+        keys[cid] = (number, _natural(row["section"]), index)
+    return keys
 
 
 def _fmt(x) -> str:
@@ -225,13 +315,20 @@ def _natural(text: str) -> tuple:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text))
 
 
+def _in_paper_order(name: str, entries: list[dict]) -> list[dict]:
+    """``entries`` of paper ``name`` in :func:`section_order` (an id claims.tsv does not list goes last)."""
+    order = section_order(name)
+    last = (((2, ""),), (), len(order))
+    return sorted(entries, key=lambda c: (order.get(c["id"], last), _natural(c["id"])))
+
+
 def _figure(name: str, entries: list[dict], path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    bounds = sorted(_bounds(entries), key=lambda c: _natural(c["section"]) + _natural(c["id"]))
+    bounds = _in_paper_order(name, _bounds(entries))
     fig, ax = plt.subplots(figsize=(8, max(2.5, 0.22 * len(bounds) + 1)))
     if bounds:
         ys = range(len(bounds))
@@ -280,7 +377,8 @@ def _named(claim, entry: dict) -> dict:
 
 def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "", certificates: dict | None = None,
                   tightness: dict | None = None, tightness_source: str = "", source: str = "") -> list[str]:
-    """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper; return the paths.
+    """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper of ``papers`` (default:
+    each paper the ledger holds); return the paths.
 
     ``certificates``: the certificates by (claim id, target) (:func:`properties.certify.certify_ledger`),
     shown with each falsified claim and verified repair; ``tightness``: another ledger (a deep run) whose
@@ -305,13 +403,14 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     tight_by_paper: dict[str, list[dict]] = {}
     for c in (tightness or {}).get("claims", ()):
         tight_by_paper.setdefault(c["paper"], []).append(c)
-    header = [f"- Commit: {ledger.get('commit') or _commit()}",
+    commit, version = provenance()
+    header = [f"- Commit: {ledger.get('commit') or commit}; attention-claims {version}",
               f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}"
               + (f"; tightness from {tightness_source} (profile {tightness.get('profile')})" if tightness else ""),
               f"- Reproduce: `{command or 'python -m properties report'}`"]
     os.makedirs(out_dir, exist_ok=True)
     written = []
-    for name in papers or paper_names():
+    for name in papers or [name for name in paper_names() if name in by_paper]:
         entries = by_paper.get(name, [])
         md = os.path.join(out_dir, f"ERRATA-{name}.md")
         with open(md, "w", encoding="utf-8") as fh:

@@ -32,12 +32,23 @@ import numpy as np
 
 from ..toolkit import ClaimSet, float_outcome
 
-__all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "Grid", "claims", "figure2", "load_impl", "main",
-           "pruned_weights", "run_point"]
+__all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "STYLES", "Grid", "claims", "figure2",
+           "load_impl", "main", "pruned_weights", "run_point"]
 
 claims = ClaimSet("attention_pruning")
 
 METHODS = ("ours (M)", "ours (|M∘W|)", "Wanda", "SparseGPT", "magnitude")
+
+STYLES = {  # one look per method in every figure: colour, marker and dash differ, so lines that coincide stay visible
+    "ours (M)": dict(color="C0", marker="o", linestyle="-", zorder=5),
+    "ours (|M∘W|)": dict(color="C1", marker="s", linestyle="--", linewidth=2.4, markerfacecolor="none", markersize=9,
+                         zorder=6),
+    "Wanda": dict(color="C2", marker="^", linestyle="-.", zorder=4),
+    "SparseGPT": dict(color="C3", marker="D", linestyle=(0, (3, 1, 1, 1, 1, 1)), markerfacecolor="none", markersize=8,
+                      markeredgewidth=1.5, zorder=5),
+    "magnitude": dict(color="C4", marker="v", linestyle=":", linewidth=1.4, markersize=5, zorder=7),
+}
+"""Line styles of :data:`METHODS` in the figures of this experiment and of the real-model one."""
 
 
 @dataclass(frozen=True)
@@ -243,31 +254,36 @@ claims.not_applicable("attention_pruning.emp.real_llama", "on Llama 3.2-1B with 
 
 # -- the command line -----------------------------------------------------------------------------------
 
-def _plot(fig: dict, out_dir: str) -> list[str]:
+def _plot(fig: dict, out_dir: str, grid: Grid) -> list[str]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     paths = []
+    n0, rho0, lam0 = f"n = {grid.n0}", f"ρ = {grid.rho0:g}", f"λ = $2^{{{math.log2(grid.lam0):g}}}$"
+    names = {"lambda": ("λ", f"error vs λ ({n0}, {rho0})"), "n": ("n", f"error vs n ({rho0}, {lam0})"),
+             "rho": ("ρ", f"error vs ρ ({n0}, {lam0})")}
     for variant, axes in fig.items():
-        f, panels = plt.subplots(1, 3, figsize=(15, 4.2))
+        f, panels = plt.subplots(1, 3, figsize=(15, 4.8), layout="constrained")
         for ax, (axis, rows) in zip(panels, axes.items()):
             xs = [v for v, _ in rows]
             for m in METHODS:
                 mean = [r[m][0] for _, r in rows]
                 lo = [r[m][1] for _, r in rows]
                 hi = [r[m][2] for _, r in rows]
-                ax.plot(xs, mean, marker="o", label=m)
-                ax.fill_between(xs, lo, hi, alpha=0.15)
+                ax.plot(xs, mean, label=m, alpha=0.9, **{"linewidth": 1.6, **STYLES[m]})
+                ax.fill_between(xs, lo, hi, color=STYLES[m]["color"], alpha=0.08, linewidth=0)
             if axis == "lambda":
                 ax.set_xscale("log", base=2)
-            ax.set_xlabel({"lambda": "λ", "n": "n", "rho": "ρ"}[axis])
-            ax.set_ylabel("relative attention error")
+            ax.set_xlabel(names[axis][0])
+            ax.set_title(names[axis][1], fontsize=10)
             ax.grid(alpha=0.3)
-        panels[0].legend(fontsize=8)
-        f.suptitle(f"Figure 2 reproduction, logit scaling ({variant})")
-        f.tight_layout()
+        panels[0].set_ylabel("relative attention error (mean over seeds; band: min–max)")
+        f.legend(*panels[0].get_legend_handles_labels(), loc="outside lower center", ncol=len(METHODS), fontsize=9)
+        scaling = r"$W = W_Q W_K^\top/\sqrt{d}$" if variant == "a" else r"$W = W_Q W_K^\top$"
+        f.suptitle(f"Figure 2 reproduction, logit scaling ({variant}): {scaling}; d = {grid.d}, {grid.steps} steps, "
+                   f"{len(grid.seeds)} seeds", fontsize=11)
         path = f"{out_dir}/figure2_{variant}.png"
         f.savefig(path, dpi=110)
         plt.close(f)
@@ -350,7 +366,7 @@ def main(argv=None, prog: str = "python -m properties experiment attention_pruni
         print(f"\r[{bar:<30}] {k}/{total} steps  {time.perf_counter() - t0:6.0f}s", end="", file=sys.stderr, flush=True)
 
     fig = figure2(impl, grid, progress=progress)
-    paths = _plot(fig, args.out)
+    paths = _plot(fig, args.out, grid)
     table = _table(fig, grid)
     with open(f"{args.out}/table.md", "w", encoding="utf-8") as fh:
         fh.write(table)

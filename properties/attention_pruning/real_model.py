@@ -178,25 +178,31 @@ def table(res: dict) -> str:
 
 
 def plot(res: dict, out_dir: str) -> str:
-    """One PNG: the head-averaged error per layer, one panel per ρ."""
+    """One PNG: the head-averaged error per layer, one panel per ρ (the styles of
+    :data:`properties.attention_pruning.experiments.STYLES`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from .experiments import STYLES
+
     rhos = res["setup"]["rhos"]
-    f, panels = plt.subplots(1, len(rhos), figsize=(5 * len(rhos), 4.2), squeeze=False)
+    f, panels = plt.subplots(1, len(rhos), figsize=(max(7.0, 5 * len(rhos)), 4.8), squeeze=False, sharey=True,
+                             layout="constrained")
     for ax, r in zip(panels[0], rhos):
         for m in METHODS:
-            ax.plot(range(res["setup"]["layers"]), res["layers"][m, r], marker="o", label=m)
-        ax.set_title(f"ρ = {r:g}")
+            ax.plot(range(res["setup"]["layers"]), res["layers"][m, r], label=m, alpha=0.9,
+                    **{"linewidth": 1.6, **STYLES[m]})
+        ax.set_title(f"ρ = {r:g}", fontsize=10)
         ax.set_xlabel("layer")
-        ax.set_ylabel("relative attention error (mean over heads)")
         ax.set_yscale("log")
         ax.grid(alpha=0.3)
-    panels[0][0].legend(fontsize=8)
-    f.suptitle("MiniLM-L6: per-layer attention error after pruning each head's W = W_Q W_Kᵀ/√32")
-    f.tight_layout()
+    panels[0][0].set_ylabel("relative attention error (mean over heads)")
+    f.legend(*panels[0][0].get_legend_handles_labels(), loc="outside lower center", ncol=3 if len(rhos) == 1 else 5,
+             fontsize=9)
+    f.suptitle(f"MiniLM-L6, {res['setup']['steps']} steps: per-layer attention error\n"
+               r"after pruning each head's $W = W_Q^h W_K^{h\top}/\sqrt{32}$", fontsize=11)
     path = os.path.join(out_dir, "minilm_layers.png")
     f.savefig(path, dpi=110)
     plt.close(f)
