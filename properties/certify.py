@@ -438,7 +438,8 @@ def main(argv) -> int:
         "by ball arithmetic at the ledger's instance; or re-check certificates."))
     p.add_argument("--from", dest="source", metavar="LEDGER.json",
                    help="the ledger whose counterexamples to certify (default: errata/ledger-ci.json)")
-    p.add_argument("--claims", action="append", metavar="PATTERN", help="glob over claim ids (repeatable)")
+    p.add_argument("--claims", action="extend", nargs="+", metavar="PATTERN",
+                   help="globs over claim ids (the flag may be repeated)")
     p.add_argument("--out", default=os.path.join("errata", "certificates"), metavar="DIR",
                    help="directory of the certificates (default: %(default)s)")
     p.add_argument("--check", nargs="+", metavar="FILE", help="re-verify these certificates and exit")
