@@ -77,7 +77,8 @@ def _ledger(argv) -> int:
     from .ledger import default_jobs
 
     p = argparse.ArgumentParser(prog="python -m properties", usage="python -m properties [SUBCOMMAND] [options]",
-                                description="Run the claims ledger (no subcommand), or one of the subcommands below.",
+                                description="Without a subcommand: run the claims ledger, with the options below. "
+                                            "With one: the subcommands listed after them.",
                                 epilog=_subcommands_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_claims_option(p, "default: all")
     _add_search_options(p, profiles.DEFAULT_PROFILE)
@@ -174,8 +175,9 @@ def _report(argv) -> int:
 
     p = argparse.ArgumentParser(prog="python -m properties report",
                                 description="Write ERRATA-<paper>.md and TIGHTNESS-<paper>.png for each paper of a ledger.")
-    p.add_argument("--paper", action="append", choices=paper_names(),
-                   help="a paper's short name (repeatable; default: every paper the ledger holds)")
+    p.add_argument("--paper", action="extend", nargs="+", choices=paper_names(), metavar="PAPER",
+                   help=f"papers' short names, of {', '.join(paper_names())} (the flag may be repeated; default: "
+                        "every paper the ledger holds)")
     _add_claims_option(p, "default: every claim of the ledger")
     p.add_argument("--out", default="report", metavar="DIR", help="directory to write to (default: %(default)s)")
     p.add_argument("--from", dest="source", metavar="LEDGER.json",

@@ -167,7 +167,7 @@ def reproduce_command(*, source: str | None, profile: str, seed: int, tightness:
     words = ["python", "-m", "properties", "report"]
     words += ["--from", source] if source else ["--profile", str(profile), "--seed", str(seed)]
     words += ["--tightness-from", tightness] if tightness else []
-    words += [w for paper in papers or () for w in ("--paper", paper)]
+    words += ["--paper", *papers] if papers else []
     words += ["--claims", *patterns] if patterns else []
     return shlex.join(words + ["--out", out])
 

@@ -125,3 +125,23 @@ def test_experiment_impl_failing_at_import(tmp_path, capsys, monkeypatch):
 def test_nan_sketch_bits_fail_as_nan_not_as_nondeterminism():
     out = adapters()["gaussian_bits"].compare((3, 2, 0), lambda n, m, seed: {"g": np.full((m, n), np.nan)})
     assert not out.holds and "NaN" in out.note and "deterministic" not in out.note, out.note
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--claims", "no_such_paper.*"], "holds no claim selected by --claims no_such_paper.*"),
+    (["--paper", "attention_pruning", "softmax_regression", "--claims", "softmax_regression.*"],
+     "paper='attention_pruning' must have claims in errata/ledger-ci.json matching --claims softmax_regression.*"),
+])
+def test_report_selection_that_the_ledger_does_not_hold(tmp_path, capsys, args, words):
+    """Issue 24, item 4: no errata file of no claim; the selection that finds nothing is named."""
+    out = tmp_path / "report"
+    code = main(["report", "--from", LEDGER, *args, "--out", str(out)])
+    line = _one_error_line(capsys)
+    assert code == 2 and words in line, line
+    assert not any(out.glob("ERRATA-*")), "an errata file was written for a selection the ledger does not hold"
+
+
+def test_experiment_of_a_paper_without_one(capsys):
+    code = main(["experiment", "softmax_regression"])
+    line = _one_error_line(capsys)
+    assert code == 2 and "paper='softmax_regression' must be one of attention_pruning" in line, line

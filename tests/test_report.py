@@ -2,10 +2,17 @@
 
 import json
 import math
+import os
 import pathlib
+import shlex
+import subprocess
+import sys
 from fractions import Fraction
 
+import pytest
+
 from properties import report
+from properties.__main__ import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -171,3 +178,115 @@ def test_ledger_table_states_each_falsified_claim_and_its_named_counterexample()
     lines = summary_table([entry, verified]).splitlines()
     assert lines[2:4] == ["    stated: U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖", "    counterexample: U = [[-1.0]], V = [[0.0]], α = 1.0"], lines
     assert lines[4].startswith("softmax_regression.fact4.4.p2") and "stated" not in "".join(lines[4:])
+    # tightness (worst measured/bound) is a verified bound's: a falsified claim's row shows none (issue 24, item 3)
+    assert lines[1].split()[-2:] == ["43", "-"] and "35.28" not in lines[1], lines[1]
+    assert lines[4].split()[-2:] == ["25", "1"], lines[4]
+    shown = summary_table([{**entry, "counterexample_outcome": {"holds": False, "measured": 1.0, "bound": 0.0}}])
+    assert "    measured: 1 against bound 0" in shown.splitlines(), shown
+
+
+# -- issue 24, item 4: only the ledger's papers, the commit of a non-editable install, a Reproduce line that
+# reproduces, the figure in the paper's order ---------------------------------------------------------------
+
+LEDGER = "errata/ledger-ci.json"
+
+
+def test_reports_are_written_only_for_the_papers_of_the_ledger(tmp_path):
+    paths = report.write_reports(_ledger(), str(tmp_path), command="cmd")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ERRATA-softmax_regression.md",
+                                                           "TIGHTNESS-softmax_regression.png"], paths
+
+
+def test_select_entries_narrows_to_papers_and_globs():
+    ledger = _ledger()
+    ledger["claims"].append({**ledger["claims"][3], "id": "attention_pruning.factA1.a", "paper": "attention_pruning"})
+    narrowed, papers = report.select_entries(ledger, patterns=["softmax_regression.fact4.[45].*", "*.factA1.a"])
+    assert [c["id"] for c in narrowed["claims"]] == ["softmax_regression.fact4.4.p1", "softmax_regression.fact4.5.p5",
+                                                     "attention_pruning.factA1.a"]
+    assert papers == ["softmax_regression", "attention_pruning"], "papers in the registry's order"
+    narrowed, papers = report.select_entries(ledger, papers=["attention_pruning"])
+    assert papers == ["attention_pruning"] and len(narrowed["claims"]) == 1
+    with pytest.raises(ValueError, match="paper='attention_kernel_regression' must have claims in x.json"):
+        report.select_entries(ledger, papers=["attention_kernel_regression", "softmax_regression"], source="x.json")
+    with pytest.raises(ValueError, match="x.json holds no claim selected by --claims nothing.*"):
+        report.select_entries(ledger, patterns=["nothing.*"], source="x.json")
+
+
+def test_report_claims_writes_its_papers_and_a_reproduce_line_that_reproduces(tmp_path, capsys):
+    """``report --from L --claims …`` writes files only for the selected claims' paper; its Reproduce line,
+    run as written (the shell's words), writes the same errata file again."""
+    out = tmp_path / "rep"
+    assert main(["report", "--from", LEDGER, "--claims", "softmax_regression.fact4.4.*", "softmax_regression.lem7.1",
+                 "--out", str(out)]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in out.glob("*-*")) == ["ERRATA-softmax_regression.md", "TIGHTNESS-softmax_regression.png"]
+    md = (out / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
+    (line,) = [ln for ln in md.splitlines() if ln.startswith("- Reproduce: ")]
+    command = line.removeprefix("- Reproduce: `").removesuffix("`")
+    assert command == (f"python -m properties report --from {LEDGER} --claims 'softmax_regression.fact4.4.*' "
+                       f"softmax_regression.lem7.1 --out {out}"), command
+    assert "3 of the 78 claim ids of this paper are in the ledger" in md, md
+    (out / "ERRATA-softmax_regression.md").unlink()
+    words = shlex.split(command)
+    assert words[:3] == ["python", "-m", "properties"]
+    assert main(words[3:]) == 0, capsys.readouterr().err
+    assert (out / "ERRATA-softmax_regression.md").read_text(encoding="utf-8") == md
+
+
+def test_reproduce_command_names_every_option_that_shaped_the_report():
+    fresh = report.reproduce_command(source=None, profile="dev", seed=3, tightness="deep ledger.json", out="r",
+                                     papers=["softmax_regression"], patterns=["*.lem7.*"])
+    assert shlex.split(fresh) == ["python", "-m", "properties", "report", "--profile", "dev", "--seed", "3",
+                                  "--tightness-from", "deep ledger.json", "--paper", "softmax_regression",
+                                  "--claims", "*.lem7.*", "--out", "r"], fresh
+
+
+def _git_head():
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    except OSError:
+        out = None
+    if out is None or out.returncode != 0:
+        pytest.skip("not a git checkout: the build records no commit here")
+    return out.stdout.strip()
+
+
+def test_a_checkout_reports_its_head():
+    assert report.provenance()[0] == _git_head()
+
+
+def test_the_build_records_the_commit_for_a_non_editable_install(tmp_path):
+    """setup.py's build step writes properties/_build_info.py into the built package; that copy, run where no
+    git repository holds it (and then inside an unrelated repository), reports the commit it was built from."""
+    head = _git_head()
+    build = tmp_path / "lib"
+    proc = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert f"COMMIT = {head!r}" in (build / "properties" / "_build_info.py").read_text(encoding="utf-8")
+    assert not (ROOT / "properties" / "_build_info.py").exists(), "the record goes into the build, not the checkout"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    probe = "import properties.report as r; print(r.__file__); print(r.provenance()[0])"
+    for where in ("alone", "inside another repository"):
+        if where != "alone":  # a site-packages inside some repository of the user's: not this project's checkout
+            for args in (["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty",
+                                          "-m", "other"]):
+                subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, timeout=60)
+        run = subprocess.run([sys.executable, "-c", probe], cwd=build, env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        path, commit = run.stdout.split()
+        assert path.startswith(str(build)) and commit == head, f"{where}: {run.stdout}"
+
+
+def test_the_figure_follows_the_papers_numbering():
+    """Lemma 7.1, 7.2's parts, 7.3, …, 7.10, 7.11 (claims.tsv lists 7.3 and 7.1 after 7.11); body sections
+    before appendices."""
+    ids = ["lem7.10", "lem7.2.part1", "lem7.11", "lem7.1", "lem7.3", "lem7.2.part0", "fact4.3.p1", "lem8.5", "lem5.10",
+           "lem5.9"]
+    entries = [{"id": f"softmax_regression.{i}", "verdict": "verified"} for i in ids]
+    order = [c["id"].split(".", 1)[1] for c in report._in_paper_order("softmax_regression", entries)]
+    assert order == ["fact4.3.p1", "lem5.9", "lem5.10", "lem7.1", "lem7.2.part0", "lem7.2.part1", "lem7.3", "lem7.10",
+                     "lem7.11", "lem8.5"], order
+    keys = report.section_order("attention_pruning")
+    assert keys["attention_pruning.thm4.1"] < keys["attention_pruning.lem5.5"] < keys["attention_pruning.factA1.a"] \
+        < keys["attention_pruning.lemB8"] < keys["attention_pruning.lemB10"] < keys["attention_pruning.lemF9"]

@@ -230,3 +230,59 @@ def test_a_search_without_shrinking_reaches_the_shrinking_runs_verdict(claim_id)
     assert shrunk.examples > first.examples, "shrinking made no call beyond the first counterexample"
     with at_precision(2 * start_dps()):
         assert not claim.check(first.counterexample).holds, "the unshrunk counterexample does not break the claim"
+
+
+# -- issue 24, item 3: a command line that explains itself -------------------------------------------------
+
+def test_help_lists_every_subcommand_with_its_line():
+    """``python -m properties --help`` names each subcommand main dispatches, with its one line, and exits 0."""
+    from properties.__main__ import SUBCOMMANDS
+
+    proc = _run("--help", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert set(SUBCOMMANDS) == {"validate", "adapters", "report", "certify", "experiment"}, sorted(SUBCOMMANDS)
+    for name, (_, line) in SUBCOMMANDS.items():
+        shown = [row for row in proc.stdout.splitlines() if row.split()[:1] == [name]]
+        assert shown and line in " ".join(shown[0].split()), f"--help lacks '{name}  {line}':\n{proc.stdout}"
+    assert "--claims PATTERN [PATTERN ...]" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("name", ["validate", "adapters", "report", "certify", "experiment"])
+def test_each_subcommand_has_help(name, capsys):
+    from properties.__main__ import main
+
+    try:
+        code = main([name, "--help"])
+    except SystemExit as exc:  # argparse's help exits 0
+        code = exc.code
+    out = capsys.readouterr().out
+    assert code == 0 and f"python -m properties {name}" in out, (code, out)
+
+
+def test_claims_takes_several_patterns_after_one_flag(capsys):
+    """README's ``--claims A B``: the same selection as the repeated flag, the union of both globs."""
+    from properties.__main__ import main
+
+    a, b = "attention_pruning.factA5.*", "softmax_regression.fact4.5.*"
+    assert main(["--claims", a, b, "--list"]) == 0
+    together = capsys.readouterr().out.splitlines()
+    assert main(["--claims", a, "--claims", b, "--list"]) == 0
+    repeated = capsys.readouterr().out.splitlines()
+    ids = [line.split("\t")[0] for line in together]
+    assert together == repeated and len(ids) == 7 + 5, together
+    assert {i.rsplit(".", 1)[0] for i in ids} == {"attention_pruning.factA5", "softmax_regression.fact4.5"}, ids
+
+
+@pytest.mark.parametrize("args, code", [(("--list",), 141), (("adapters",), 141), (("experiment", "--help"), 141),
+                                        (("--claims", "attention_pruning.factF1.*", "--jobs", "1"), 141),
+                                        (("--help",), 0)])  # argparse's help ignores a failed write itself
+def test_a_closed_pipe_ends_quietly(args, code):
+    """``python -m properties --list | head``: the reader is gone before the command writes (its end of the
+    pipe is closed at once), so every write fails; the command exits 141 (128 + SIGPIPE) with no traceback."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "properties", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=600) == code, f"exit {proc.returncode}: {err}"
+    assert "Traceback" not in err and "Exception ignored" not in err and "BrokenPipe" not in err, err
