@@ -9,10 +9,10 @@ regenerate the pages into a temporary directory and require them equal to the co
   (``errata/ledger-deep.json``, the ``thorough`` run; ``errata/ledger-ci.json`` for a claim not in it)
   with its tightness or its counterexample by name, its repairs and its notes; then the definitions,
   algorithms and derivation notes of ``docs/source/<paper>-notes.md`` (the anchors that the code's
-  "spec def.X", "spec §N.M", "spec alg.X" references resolve to);
+  "spec def.<name>", "spec §N.M", "spec alg.<name>" references resolve to);
 - ``docs/pruning_baselines.md``: the baselines of paper 000 (``docs/source/pruning_baselines-notes.md``);
 - ``docs/contract.md`` (:func:`contract_page`): ``python -m properties adapters --markdown`` with each
-  row's "def.X" / "alg.X" linked to its paper's page, and the symbols of the tolerance rules;
+  row's "def.<name>" / "alg.<name>" linked to its paper's page, and the symbols of the tolerance rules;
 - ``docs/oracle.md`` (:func:`oracle_page`): each oracle module's ``__all__`` with signatures and the
   first paragraph of each docstring, after the module's example of ``docs/source/oracle-examples.md``;
 - ``docs/status.md`` (:func:`status_page`): the registry's recorded findings
@@ -154,7 +154,7 @@ def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
              "- [Claims](#claims): each with the paper's numbering, statement, hypotheses, verdict, repairs and "
              "the investigation's notes.",
              "- [Definitions, algorithms and derivation notes](#notes): the objects the statements name; the "
-             "code's \"spec def.X\", \"spec alg.X\" and \"spec §N.M\" references point here.", "",
+             "code's \"spec def.<name>\", \"spec alg.<name>\" and \"spec §N.M\" references point here.", "",
              "Tightness is the worst measured/bound ratio of an inequality over the search (≤ 1 holds, near 1 "
              "tight); for an identity, the worst relative discrepancy; for a Loewner claim X ⪯ Y, "
              "1 − λ_min(Y − X)/max(‖X‖, ‖Y‖) ([ledger schema](ledger-schema.md#ratios)).", "",
@@ -198,7 +198,7 @@ def contract_page() -> str:
             + "# The adapter contract\n\n"
             + "The functions an implementation may define, what each returns and the tolerance it is judged by "
               "(`python -m properties adapters` prints the same as text).  How the validator uses them: "
-              "[validating your own implementation](validate.md).  A \"def.X\" or \"alg.X\" links to its "
+              "[validating your own implementation](validate.md).  A \"def.<name>\" or \"alg.<name>\" links to its "
               "definition in the paper's page; u = 2⁻⁵³.\n\n"
             + "\n".join(rows) + "\n")
 

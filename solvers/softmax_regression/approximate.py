@@ -88,7 +88,7 @@ def _leverage_from_factor(A, w2, M):
 def sketched_leverage_raw(A, w2, key, *, m: int, k: int):
     """Unscaled estimates τ̃_i ≈ τ_i(WA), in O(nnz(A)·k + m d² + d³).
 
-    1. CountSketch S (m × n; row h_i, sign σ_i of column i, spec def.countsketch): S W A as a
+    1. CountSketch S (m × n; row h_i, sign σ_i of column i, spec def.countsketch of attention_kernel_regression.md): S W A as a
        sparse (CSR, nnz = n) times dense product, O(nnz(A)).  For m = O(d²/γ²) (in practice
        m = 8d suffices) S is a (1 ± γ) subspace embedding of range(WA), so with S W A = Q R:
        ‖y R⁻¹‖ ∈ [(1 + γ)⁻¹, (1 − γ)⁻¹] · ‖y (AᵀW²A)^{-1/2}‖ for y in the row space of WA.

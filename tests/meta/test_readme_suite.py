@@ -1,4 +1,5 @@
-"""The sections on random sketches (docs/validate.md) and on the pytest suite (docs/pytest.md) are executed: the scipy CountSketch module
+"""The sections on random sketches (docs/validate.md) and on the pytest suite (docs/pytest.md) are executed:
+the scipy CountSketch module
 passes with the output shown, the oracle example runs (and its assertion fails on a wrong gradient),
 and the CI snippet is valid YAML running the documented command."""
 
