@@ -264,12 +264,19 @@ def _certify(argv) -> int:
     return certify(argv)
 
 
+def _docs(argv) -> int:
+    from .docs import main as docs
+
+    return docs(argv)
+
+
 SUBCOMMANDS = {
     "validate": (_validate, "validate an implementation module (MODULE) against every applicable claim, in a child process"),
     "adapters": (_adapters, "list the adapter contract: the functions an implementation may define, their tolerances"),
     "report": (_report, "write ERRATA-<paper>.md and TIGHTNESS-<paper>.png for each paper of a ledger"),
     "certify": (_certify, "prove each falsified claim false in ball arithmetic, or re-check certificates (--check)"),
     "experiment": (_experiment, "run a paper's experiment (attention_pruning: Figure 2 and the MiniLM-L6 model)"),
+    "docs": (_docs, "write the generated pages of docs/ (paper references, contract, oracle API) from the registry"),
 }
 """The subcommands, each with the one line ``python -m properties --help`` shows; no subcommand runs the ledger."""
 

@@ -240,14 +240,14 @@ def test_help_lists_every_subcommand_with_its_line():
 
     proc = _run("--help", timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert set(SUBCOMMANDS) == {"validate", "adapters", "report", "certify", "experiment"}, sorted(SUBCOMMANDS)
+    assert set(SUBCOMMANDS) == {"validate", "adapters", "report", "certify", "experiment", "docs"}, sorted(SUBCOMMANDS)
     for name, (_, line) in SUBCOMMANDS.items():
         shown = [row for row in proc.stdout.splitlines() if row.split()[:1] == [name]]
         assert shown and line in " ".join(shown[0].split()), f"--help lacks '{name}  {line}':\n{proc.stdout}"
     assert "--claims PATTERN [PATTERN ...]" in proc.stdout, proc.stdout
 
 
-@pytest.mark.parametrize("name", ["validate", "adapters", "report", "certify", "experiment"])
+@pytest.mark.parametrize("name", ["validate", "adapters", "report", "certify", "experiment", "docs"])
 def test_each_subcommand_has_help(name, capsys):
     from properties.__main__ import main
 
