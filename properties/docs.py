@@ -31,8 +31,8 @@ import pathlib
 import re
 import sys
 
-__all__ = ["GENERATED", "ROOT", "anchors", "baselines_page", "contract_page", "generate", "main", "oracle_page", "pages",
-           "paper_page", "status_page"]
+__all__ = ["OTHER_PAGES", "ROOT", "anchors", "baselines_page", "contract_page", "generate", "generated", "main",
+           "oracle_page", "pages", "paper_page", "status_page"]
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 """The repository root (the generator reads ``errata/`` and ``docs/source/`` there)."""
@@ -268,9 +268,16 @@ def status_page() -> str:
             + "\n<!-- status:end -->\n")
 
 
-GENERATED = ("softmax_regression.md", "attention_optimization.md", "attention_pruning.md",
-             "attention_kernel_regression.md", "pruning_baselines.md", "contract.md", "oracle.md", "status.md")
-"""The pages :func:`generate` writes (the paper pages follow ``claims.tsv``; tests check the list)."""
+OTHER_PAGES = ("pruning_baselines.md", "contract.md", "oracle.md", "status.md")
+"""The generated pages besides one per paper (those follow ``claims.tsv``: :func:`generated`)."""
+
+
+def generated() -> tuple[str, ...]:
+    """The file names :func:`generate` writes: ``<paper>.md`` for each paper of ``claims.tsv``, then
+    :data:`OTHER_PAGES`."""
+    from .registry import paper_names
+
+    return tuple(f"{name}.md" for name in paper_names()) + OTHER_PAGES
 
 
 def pages(*, root: pathlib.Path = ROOT) -> dict[str, str]:

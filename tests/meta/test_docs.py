@@ -24,8 +24,8 @@ PAGES = {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md")
 
 def test_the_generated_pages_equal_a_fresh_generation(tmp_path):
     written = {p.name for p in docs.generate(tmp_path)}
-    assert written == set(docs.GENERATED), written
-    stale = [name for name in docs.GENERATED if (tmp_path / name).read_text(encoding="utf-8") != PAGES.get(name)]
+    assert written == set(docs.generated()), written
+    stale = [name for name in docs.generated() if (tmp_path / name).read_text(encoding="utf-8") != PAGES.get(name)]
     assert not stale, f"docs/{stale} differ from a fresh generation: run python -m properties docs"
 
 
@@ -71,7 +71,7 @@ def _references():
     """(file, line number, page, token) for every token after the word "spec" on a line of the code,
     README or the hand-written docs pages."""
     files = [p for d in ("oracle", "solvers", "properties") for p in sorted((ROOT / d).rglob("*.py"))]
-    files += [ROOT / "README.md"] + [DOCS / n for n in PAGES if n not in docs.GENERATED]
+    files += [ROOT / "README.md"] + [DOCS / n for n in PAGES if n not in docs.generated()]
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for match in re.finditer(r"\bspec(?:'s)?\b(?!\()", line):
@@ -145,7 +145,7 @@ def test_the_oracle_examples_run():
 def _commands():
     """Every command line (indented by four spaces, after a blank line or another command) of README and
     the hand-written docs pages."""
-    sources = [("README.md", README)] + [(f"docs/{n}", t) for n, t in PAGES.items() if n not in docs.GENERATED]
+    sources = [("README.md", README)] + [(f"docs/{n}", t) for n, t in PAGES.items() if n not in docs.generated()]
     for where, text in sources:
         for line in text.splitlines():
             if re.match(r"    (python -m properties|pytest|pip|tox|dask)\b", line):
