@@ -33,7 +33,7 @@ import numpy as np
 from ..toolkit import ClaimSet, float_outcome
 
 __all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "STYLES", "Grid", "claims", "figure2",
-           "load_impl", "main", "pruned_weights", "run_point"]
+           "figure2_figure", "load_impl", "main", "pruned_weights", "run_point"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -254,36 +254,45 @@ claims.not_applicable("attention_pruning.emp.real_llama", "on Llama 3.2-1B with 
 
 # -- the command line -----------------------------------------------------------------------------------
 
-def _plot(fig: dict, out_dir: str, grid: Grid) -> list[str]:
+def figure2_figure(variant: str, axes: dict, grid: Grid):
+    """The matplotlib figure of one logit scaling of Figure 2 (``axes``: :func:`figure2`'s ``[variant]``):
+    three panels (error vs λ, n, ρ), one legend under them, the title inside the canvas."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    paths = []
     n0, rho0, lam0 = f"n = {grid.n0}", f"ρ = {grid.rho0:g}", f"λ = $2^{{{math.log2(grid.lam0):g}}}$"
     names = {"lambda": ("λ", f"error vs λ ({n0}, {rho0})"), "n": ("n", f"error vs n ({rho0}, {lam0})"),
              "rho": ("ρ", f"error vs ρ ({n0}, {lam0})")}
+    f, panels = plt.subplots(1, 3, figsize=(15, 4.8), layout="constrained")
+    for ax, (axis, rows) in zip(panels, axes.items()):
+        xs = [v for v, _ in rows]
+        for m in METHODS:
+            mean = [r[m][0] for _, r in rows]
+            lo = [r[m][1] for _, r in rows]
+            hi = [r[m][2] for _, r in rows]
+            ax.plot(xs, mean, label=m, alpha=0.9, **{"linewidth": 1.6, **STYLES[m]})
+            ax.fill_between(xs, lo, hi, color=STYLES[m]["color"], alpha=0.08, linewidth=0)
+        if axis == "lambda":
+            ax.set_xscale("log", base=2)
+        ax.set_xlabel(names[axis][0])
+        ax.set_title(names[axis][1], fontsize=10)
+        ax.grid(alpha=0.3)
+    panels[0].set_ylabel("relative attention error (mean over seeds; band: min–max)")
+    f.legend(*panels[0].get_legend_handles_labels(), loc="outside lower center", ncol=len(METHODS), fontsize=9)
+    scaling = r"$W = W_Q W_K^\top/\sqrt{d}$" if variant == "a" else r"$W = W_Q W_K^\top$"
+    f.suptitle(f"Figure 2 reproduction, logit scaling ({variant}): {scaling}; d = {grid.d}, {grid.steps} steps, "
+               f"{len(grid.seeds)} seeds", fontsize=11)
+    return f
+
+
+def _plot(fig: dict, out_dir: str, grid: Grid) -> list[str]:
+    import matplotlib.pyplot as plt
+
+    paths = []
     for variant, axes in fig.items():
-        f, panels = plt.subplots(1, 3, figsize=(15, 4.8), layout="constrained")
-        for ax, (axis, rows) in zip(panels, axes.items()):
-            xs = [v for v, _ in rows]
-            for m in METHODS:
-                mean = [r[m][0] for _, r in rows]
-                lo = [r[m][1] for _, r in rows]
-                hi = [r[m][2] for _, r in rows]
-                ax.plot(xs, mean, label=m, alpha=0.9, **{"linewidth": 1.6, **STYLES[m]})
-                ax.fill_between(xs, lo, hi, color=STYLES[m]["color"], alpha=0.08, linewidth=0)
-            if axis == "lambda":
-                ax.set_xscale("log", base=2)
-            ax.set_xlabel(names[axis][0])
-            ax.set_title(names[axis][1], fontsize=10)
-            ax.grid(alpha=0.3)
-        panels[0].set_ylabel("relative attention error (mean over seeds; band: min–max)")
-        f.legend(*panels[0].get_legend_handles_labels(), loc="outside lower center", ncol=len(METHODS), fontsize=9)
-        scaling = r"$W = W_Q W_K^\top/\sqrt{d}$" if variant == "a" else r"$W = W_Q W_K^\top$"
-        f.suptitle(f"Figure 2 reproduction, logit scaling ({variant}): {scaling}; d = {grid.d}, {grid.steps} steps, "
-                   f"{len(grid.seeds)} seeds", fontsize=11)
+        f = figure2_figure(variant, axes, grid)
         path = f"{out_dir}/figure2_{variant}.png"
         f.savefig(path, dpi=110)
         plt.close(f)

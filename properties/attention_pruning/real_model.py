@@ -26,8 +26,8 @@ import os
 
 import numpy as np
 
-__all__ = ["LAM", "METHODS", "QUICK_RHOS", "QUICK_STEPS", "RHOS", "load_sentences", "model_dir", "plot", "progress_steps",
-           "run", "table"]
+__all__ = ["LAM", "METHODS", "QUICK_RHOS", "QUICK_STEPS", "RHOS", "figure", "load_sentences", "model_dir", "plot",
+           "progress_steps", "run", "table"]
 
 RHOS = (0.3, 0.5, 0.7)
 QUICK_RHOS = (0.5,)
@@ -177,9 +177,9 @@ def table(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(res: dict, out_dir: str) -> str:
-    """One PNG: the head-averaged error per layer, one panel per ρ (the styles of
-    :data:`properties.attention_pruning.experiments.STYLES`)."""
+def figure(res: dict):
+    """The matplotlib figure of :func:`run`'s result: the head-averaged error per layer, one panel per ρ (the
+    styles of :data:`properties.attention_pruning.experiments.STYLES`), the title inside the canvas."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -203,6 +203,14 @@ def plot(res: dict, out_dir: str) -> str:
              fontsize=9)
     f.suptitle(f"MiniLM-L6, {res['setup']['steps']} steps: per-layer attention error\n"
                r"after pruning each head's $W = W_Q^h W_K^{h\top}/\sqrt{32}$", fontsize=11)
+    return f
+
+
+def plot(res: dict, out_dir: str) -> str:
+    """``minilm_layers.png`` in ``out_dir``: :func:`figure`."""
+    import matplotlib.pyplot as plt
+
+    f = figure(res)
     path = os.path.join(out_dir, "minilm_layers.png")
     f.savefig(path, dpi=110)
     plt.close(f)
