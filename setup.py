@@ -2,7 +2,7 @@
 the commit and version it is built from, so that a non-editable install (``pip install .``, a wheel) can
 name them in its report header (``properties.report.provenance``; issue 24, item 4).
 
-The record is ``properties/_build_info.py``, written into the build directory (never into the checkout;
+The record is ``properties/build_info.py``, written into the build directory (never into the checkout;
 the name is git-ignored all the same) and into an sdist's tree, so that a wheel built from the sdist,
 where no git repository is at hand, keeps the commit the sdist was made from.  An editable install
 writes nothing: it runs from the checkout, where ``git`` answers."""
@@ -15,7 +15,7 @@ from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RECORD = os.path.join("properties", "_build_info.py")
+RECORD = os.path.join("properties", "build_info.py")
 
 
 def _git(*args: str) -> str:

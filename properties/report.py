@@ -15,7 +15,7 @@ per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
 - a table of the verified bounds by tightness (worst measured/bound), naming those looser than
   100×, and the figure: the worst ratio per verified bound on a log axis, grouped by section;
 - a header with the commit and version (:func:`provenance`: ``git`` in a checkout, else what the build
-  recorded in ``properties/_build_info.py``), profile, seed and the command that reproduces it
+  recorded in ``properties/build_info.py``), profile, seed and the command that reproduces it
   (:func:`reproduce_command`).
 
 Only the papers the ledger holds get files (:func:`select_entries` narrows a ledger to ``--paper`` and
@@ -138,12 +138,12 @@ def provenance() -> tuple[str, str]:
     """(commit, version) of the code that writes the report.  In a git checkout of this project (the
     repository's top level holds this very package, not merely some repository around site-packages)
     the checkout's ``HEAD``; otherwise the commit recorded when the package was built
-    (``properties/_build_info.py``, written by setup.py's build step); the version is the installed
+    (``properties/build_info.py``, written by setup.py's build step); the version is the installed
     distribution's, else the recorded one."""
     from importlib import metadata
 
     try:
-        from . import _build_info as built  # generated at build time, absent in a plain checkout
+        from . import build_info as built  # generated at build time, absent in a plain checkout
     except ImportError:
         built = None
     here = os.path.dirname(os.path.abspath(__file__))

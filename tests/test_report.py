@@ -255,15 +255,15 @@ def test_a_checkout_reports_its_head():
 
 
 def test_the_build_records_the_commit_for_a_non_editable_install(tmp_path):
-    """setup.py's build step writes properties/_build_info.py into the built package; that copy, run where no
+    """setup.py's build step writes properties/build_info.py into the built package; that copy, run where no
     git repository holds it (and then inside an unrelated repository), reports the commit it was built from."""
     head = _git_head()
     build = tmp_path / "lib"
     proc = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert f"COMMIT = {head!r}" in (build / "properties" / "_build_info.py").read_text(encoding="utf-8")
-    assert not (ROOT / "properties" / "_build_info.py").exists(), "the record goes into the build, not the checkout"
+    assert f"COMMIT = {head!r}" in (build / "properties" / "build_info.py").read_text(encoding="utf-8")
+    assert not (ROOT / "properties" / "build_info.py").exists(), "the record goes into the build, not the checkout"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     probe = "import properties.report as r; print(r.__file__); print(r.provenance()[0])"
     for where in ("alone", "inside another repository"):

@@ -31,24 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..toolkit import ClaimSet, float_outcome
+from .figure_styles import METHODS, STYLES
 
 __all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "STYLES", "Grid", "claims", "figure2",
            "figure2_figure", "load_impl", "main", "pruned_weights", "run_point"]
 
 claims = ClaimSet("attention_pruning")
 
-METHODS = ("ours (M)", "ours (|M∘W|)", "Wanda", "SparseGPT", "magnitude")
-
-STYLES = {  # one look per method in every figure: colour, marker and dash differ, so lines that coincide stay visible
-    "ours (M)": dict(color="C0", marker="o", linestyle="-", zorder=5),
-    "ours (|M∘W|)": dict(color="C1", marker="s", linestyle="--", linewidth=2.4, markerfacecolor="none", markersize=9,
-                         zorder=6),
-    "Wanda": dict(color="C2", marker="^", linestyle="-.", zorder=4),
-    "SparseGPT": dict(color="C3", marker="D", linestyle=(0, (3, 1, 1, 1, 1, 1)), markerfacecolor="none", markersize=8,
-                      markeredgewidth=1.5, zorder=5),
-    "magnitude": dict(color="C4", marker="v", linestyle=":", linewidth=1.4, markersize=5, zorder=7),
-}
-"""Line styles of :data:`METHODS` in the figures of this experiment and of the real-model one."""
 
 
 @dataclass(frozen=True)

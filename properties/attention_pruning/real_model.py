@@ -26,6 +26,8 @@ import os
 
 import numpy as np
 
+from .figure_styles import METHODS, STYLES
+
 __all__ = ["LAM", "METHODS", "QUICK_RHOS", "QUICK_STEPS", "RHOS", "figure", "load_sentences", "model_dir", "plot",
            "progress_steps", "run", "table"]
 
@@ -34,7 +36,6 @@ QUICK_RHOS = (0.5,)
 QUICK_STEPS = 40
 """ρ and momentum steps of ``--quick`` (the full run: :data:`RHOS`, 300 steps)."""
 LAM = 1e-4
-METHODS = ("ours (M)", "ours (|M∘W|)", "Wanda", "SparseGPT", "magnitude")
 _DATA = os.path.join(os.path.dirname(__file__), "data", "sentence_pairs.tsv")
 
 
@@ -179,13 +180,12 @@ def table(res: dict) -> str:
 
 def figure(res: dict):
     """The matplotlib figure of :func:`run`'s result: the head-averaged error per layer, one panel per ρ (the
-    styles of :data:`properties.attention_pruning.experiments.STYLES`), the title inside the canvas."""
+    styles of :data:`properties.attention_pruning.figure_styles.STYLES`), the title inside the canvas."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .experiments import STYLES
 
     rhos = res["setup"]["rhos"]
     f, panels = plt.subplots(1, len(rhos), figsize=(max(7.0, 5 * len(rhos)), 4.8), squeeze=False, sharey=True,
