@@ -22,3 +22,27 @@ def test_validator_catches_planted_bugs_of_paper_003(capsys):
         assert n <= 2 and shapes == [(n, 1)] * 4 + [(1, 1)] * 2, f"{name}: minimal input not minimal: {shapes}"
         entries = {v for a in minimal for row in a for v in row}
         assert entries <= {0.0, 1.0, -1.0}, f"{name}: minimal input should have entries 0, ±1, got {entries}"
+
+
+
+def test_attention_solve_corners_keep_the_problem_and_reach_large_kappa():
+    """The fixed corners of attention_solve are one drawn problem in other coordinates or magnified (L_tot at the
+    new z0 equals L_tot at the old one to rounding), reach κ(∇²L_tot(z0)) ≥ 1e8 or a Hessian ≥ 1e290, and the
+    correct solvers.adapter.attention_solve meets the rule on each (none is skipped: λ_min stays > 1e-3)."""
+    import numpy as np
+
+    import solvers.adapter as correct
+    from properties.attention_optimization import adapters as AA
+    from properties.registry import adapters
+    from solvers import attention_optimization as A
+
+    ad = adapters()["attention_solve"]
+    base = AA._solve_base()[0]
+    loss = A.loss_tot(*base)
+    for (A1, A2, A3, B, w, z0), m, seed in AA._solve_fixed_corners():
+        inst = ((A1, A2, A3, B, w, z0), m, seed)
+        assert abs(A.loss_tot(A1, A2, A3, B, w, z0) - loss) <= 1e-9 * loss, inst
+        H = np.asarray(A.hessian_tot(A1, A2, A3, B, w, z0))
+        assert np.linalg.cond(H) >= 1e8 or np.abs(H).max() >= 1e290, inst
+        out = ad.compare(inst, correct.attention_solve)
+        assert out.holds, (inst, out.note)

@@ -397,6 +397,79 @@ def _newton_step(inst, fn):
         return within(float(err), float(tol), f"‖ẑ' − z'‖ = {mp.nstr(err, 5)}")
 
 
+def _rotation(t):
+    return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+
+def _conditioned(inst, side, log10_s, t1, t2):
+    """The same problem in other coordinates: A1 ← A1P, X ← P⁻¹X (``side`` "x") or A3 ← A3P, Y ← P⁻¹Y (``side``
+    "y"), P = R(t1)·diag(10^s, 1)·R(t2) (d = 2; s = log10_s).  A1XA2ᵀ and A3Y are unchanged, so L_tot is the
+    same function of the new z, whose Hessian is Mᵀ∇²L_tot M (M = P⊗I on x, I⊗P on y): σ_min(P) = 1 keeps
+    λ_min ≥ that of the drawn problem and κ grows by up to 10^2s along directions that are not coordinate axes
+    (a diagonal scaling alone is undone by pivoting; this is not)."""
+    (A1, A2, A3, B, w, z0), msk, seed = inst
+    d = A1.shape[1]
+    P = _rotation(t1) @ np.diag([10.0 ** log10_s, 1.0]) @ _rotation(t2)
+    X, Y = _split(z0, d)
+    if side == "x":
+        A1, X = A1 @ P, np.linalg.solve(P, X)
+    else:
+        A3, Y = A3 @ P, np.linalg.solve(P, Y)
+    return (A1, A2, A3, B, w, np.concatenate([X.reshape(-1), Y.T.reshape(-1)])), msk, seed
+
+
+def _magnified(inst, e):
+    """The same problem scaled: A1, A2 by 10^(e/2), A3 by 10^e, X and Y by 10^−e (A1XA2ᵀ, A3Y and L_tot unchanged up
+    to rounding, ∇²L_tot times 10^2e, so λ_min does not drop for e ≥ 0): entries from ~1e150 down to ~1e-150 and
+    below, a Hessian near 1e300, where anything squared on the way overflows."""
+    (A1, A2, A3, B, w, z0), msk, seed = inst
+    c = 10.0 ** e
+    return (A1 * np.sqrt(c), A2 * np.sqrt(c), A3 * c, B, w, z0 / c), msk, seed
+
+
+def _solve_plain():
+    return st.tuples(regularised_problems(w_lo=1.0, full_rank=True), st.sampled_from([0, 64]), st.integers(0, 2**31 - 1))
+
+
+def _solve_corners():
+    """:func:`_conditioned` problems with s = c/2 for c in :data:`KAPPA_CORNERS` past 0 (κ(∇²L_tot) ≈ 10^c times the
+    drawn one's, up to ~1e12 and beyond; d = 2), or :func:`_magnified` ones with e ∈ [0, 150]."""
+    angle = scalars(0.0, 3.0)
+    kappa = st.tuples(_solve_plain().filter(lambda t: t[0][0].shape[1] == 2), st.sampled_from(("x", "y")),
+                      st.sampled_from(tuple(c / 2 for c in KAPPA_CORNERS if c > 0)), angle, angle).map(
+        lambda t: _conditioned(*t))
+    scaled = st.tuples(_solve_plain(), scalars(0.0, 150.0)).map(lambda t: _magnified(*t))
+    return st.one_of(kappa, scaled)
+
+
+_SOLVE_CORNER_WEIGHT = 0.3
+
+
+def _solve_instances():
+    """((A1, A2, A3, B, w, z0), m/d², seed): plain draws (κ(∇²L_tot) ≲ 1e3) mixed with weight 0.3 with
+    :func:`_solve_corners`."""
+    return with_corners(_solve_plain(), _solve_corners(), weight=_SOLVE_CORNER_WEIGHT)
+
+
+def _solve_base():
+    """A 3 × 2 problem of :func:`_solve_plain` (exact Hessian, seed 3), the start of :func:`_solve_fixed_corners`."""
+    A1 = np.array([[3.5, -0.25], [0.5, 2.75], [-0.75, 0.25]])
+    A2 = np.array([[2.5, 0.5], [-0.25, 3.25], [0.75, -0.5]])
+    A3 = np.array([[3.25, 0.75], [-0.5, 2.5], [0.25, 1.0]])
+    B = np.array([[0.5, -1.0], [0.25, 0.75], [-0.5, 0.5]])
+    z0 = np.array([0.5, -0.25, 0.75, 0.1, -0.5, 0.25, 1.0, -0.75])
+    return (A1, A2, A3, B, np.array([1.5, 3.0, 2.0]), z0), 0, 3
+
+
+def _solve_fixed_corners():
+    """Fixed corners judged after every search: :func:`_solve_base` in coordinates with κ(∇²L_tot) ≈ 1e12 (P on Y,
+    s = 6) and ≈ 1e9 (P on X, s = 4), with the sketched Hessian (m = 64·d²) at ≈ 1e10, and magnified by 1e150."""
+    base = _solve_base()
+    sketched = (base[0], 64, base[2])
+    return [_conditioned(base, "y", 6.0, 0.6, 0.3), _conditioned(base, "x", 4.0, 1.1, -0.7),
+            _conditioned(sketched, "y", 5.0, 0.6, 0.3), _magnified(base, 150.0)]
+
+
 @ADAPTERS("attention_solve",
           signature="attention_solve(A1, A2, A3, B: (n, d), w: (n,) ≥ 0, z0: (2d²,), iterations: int, m: int, "
                     "seed: int) -> (2d²,)",
@@ -407,9 +480,7 @@ def _newton_step(inst, fn):
                     "past Newton's quadratic convergence; never 0, also at z* = 0; z* the "
                     "oracle's minimiser by 50-digit Newton from z0; instances where λ_min(∇²L_tot(z*)) ≤ 1e-3 or no "
                     "strict minimum is near z0 are outside the rule and skipped)",
-          strategy=lambda: st.tuples(regularised_problems(w_lo=1.0, full_rank=True), st.sampled_from([0, 64]),
-                                     st.integers(0, 2**31 - 1)),
-          max_examples=5, seeded="seed")
+          strategy=_solve_instances, corners=_solve_fixed_corners, max_examples=5, seeded="seed")
 def _solve(inst, fn):
     (A1, A2, A3, B, w, z0), msk, seed = inst
     d = A1.shape[1]
@@ -420,8 +491,9 @@ def _solve(inst, fn):
     with mp.workdps(50):
         mA1, mA2, mA3, mB, x0, y0 = _mp_point(A1, A2, A3, B, *_split(z0, d))
         mw = to_mp(w)
+        _, g0 = _grad_scale(A1, A2, A3, B, w, *_split(z0, d))  # the gradient's magnitude: Newton's stop scales with it
         try:
-            xs, ys = O.minimiser(mA1, mA2, mA3, mB, mw, x0, y0)
+            xs, ys = O.minimiser(mA1, mA2, mA3, mB, mw, x0, y0, tol=mp.mpf(10) ** -(mp.dps - 10) * max(1.0, g0))
         except ValueError as exc:  # no strict local minimum near z0: outside the rule's hypothesis
             require(False, str(exc))
         zs = mp.matrix(list(xs) + list(ys))

@@ -207,3 +207,18 @@ def test_a_sketch_flushing_tiny_entries_fails_on_a_scaled_corner(seed):
     A1, C2 = rep.minimal_input[:2]
     assert min(np.abs(M[M != 0]).min() for M in (A1, C2) if M.any()) < 1e-100, rep.minimal_input
     _recheck(ad, rep.minimal_input, "sketch_rows_flush_tiny", "attention_sketch_rows")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_attention_solve_through_the_normal_equations_fails_at_a_condition_or_magnitude_corner(seed):
+    """HᵀH δ = Hᵀg squares κ(∇²L_tot): it converges with the correct solver on the plain draws (κ ≲ 1e3) and on
+    the diagonally rescaled ones, and loses the step (a singular HᵀH, a stalled or non-finite iterate) where the
+    problem is written in coordinates with κ(∇²L_tot) ≥ 1e8 or magnified until HᵀH overflows: the corners mixed
+    into the search and the fixed ones judged after it."""
+    from solvers import attention_optimization as A
+
+    ad, rep = _judge("attention_solve_normal_equations", "attention_solve", seed)
+    (A1, A2, A3, B, w, z0), _, _ = rep.minimal_input
+    H = np.asarray(A.hessian_tot(A1, A2, A3, B, w, z0))
+    assert np.linalg.cond(H) >= 1e8 or np.abs(H).max() >= 1e150, rep.minimal_input
+    _recheck(ad, rep.minimal_input, "attention_solve_normal_equations", "attention_solve")
