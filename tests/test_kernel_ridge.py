@@ -341,3 +341,50 @@ def test_validator_fails_a_taylor_solve_that_truncates_too_early():
     out = io.StringIO()
     assert validate("tests.meta.toy.short_taylor_ridge", profile="ci", include_claims=False, stream=out) == 1
     assert "FAIL taylor_ridge_solve" in out.getvalue() and "residual" in out.getvalue(), out.getvalue()
+
+
+def _ridge_corner(c):
+    """The validator's fixed ridge corner (section_l_adapters._ridge_corners) at λ = ‖K‖·10^−c."""
+    X = np.array([[0.5, 0.5 + 1e-6, -0.3], [0.2, 0.2 - 1e-6, 0.6]])
+    return X, np.array([1.0, -0.5, 2.0]), float(np.linalg.norm(np.exp(X.T @ X), 2)) * 10.0**-c
+
+
+@pytest.mark.parametrize("c", [8, 10, 12])
+def test_the_ridge_rule_is_met_by_a_cholesky_solve_up_to_kappa_1e12(c):
+    """KAPPA_RIDGE's limit is the solver's, not the rule's: a backward-stable solve of K + λI (scipy's LU) meets
+    ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ at κ(K + λI) ≈ 10^c up to 1e12."""
+    from properties.attention_kernel_regression.section_l_adapters import _ridge_rule
+
+    X, y, lam = _ridge_corner(c)
+    x = scipy_solve(np.exp(X.T @ X) + lam * np.eye(3), y, assume_a="pos")
+    out = _ridge_rule(X, y, lam, 1e-6, x, "kernel_ridge_solve")
+    assert out.holds, out.note
+
+
+def _iteration_matrix(X, lam, W):
+    """T = I − (K + λI)(WᵀW + λI)⁻¹ at 60 digits: Algorithm 7R's residual map r_{t+1} = T r_t."""
+    with mp.workdps(60):
+        A = R.attention_kernel(to_mp(X)) + mp.mpf(lam) * mp.eye(X.shape[1])
+        G = to_mp(W).T * to_mp(W) + mp.mpf(lam) * mp.eye(X.shape[1])
+        T = mp.eye(X.shape[1]) - A * mp.inverse(G)
+        rho = max(abs(e) for e in mp.eig(T)[0])
+        return float(rho), float(mp.sqrt(max(mp.eighe(T.T * T)[0])))
+
+
+def test_algorithm_7r_stops_at_kappa_1e8_because_its_residual_map_is_not_normal():
+    """Why KAPPA_RIDGE stops kernel_ridge_solve at 1e8 (issue 25): Algorithm 7R's residual map T = I − (K+λI)P
+    contracts (spectral radius ≤ ε₀/(1 − ε₀), the sandwich of alg7R.conv) but ‖T‖₂ grows with κ(K + λI), and the
+    float64 residual's rounding u·‖K‖·‖x̂‖, fed in afresh each step, is amplified by ‖T‖₂ before it decays.  On
+    the validator's corner ‖T‖₂ < 1 at κ = 1e8, where the solve meets the rule, and ‖T‖₂ > 100 at κ = 1e12, where
+    it stalls above the rule that a Cholesky solve meets (the previous test)."""
+    from properties.attention_kernel_regression.section_l_adapters import _ridge_rule
+
+    found = {}
+    for c in (8, 12):
+        X, y, lam = _ridge_corner(c)
+        res = kr.kernel_ridge_solve(X, y, lam, eps=1e-6, key=7)
+        rho, norm = _iteration_matrix(X, lam, np.asarray(res.features.W))
+        assert rho <= 0.3 / 0.7, f"κ = 1e{c}: the sandwich fails (spectral radius {rho})"
+        found[c] = norm, _ridge_rule(X, y, lam, 1e-6, np.asarray(res.x), "kernel_ridge_solve")
+    assert found[8][0] < 1 and found[8][1].holds, found[8]
+    assert found[12][0] > 100 and not found[12][1].holds, found[12]

@@ -181,12 +181,15 @@ def _spike_ridge_instances(draw):
 
 KAPPA_RIDGE = {"taylor_ridge_solve": KAPPA_CORNERS, "kernel_ridge_solve": tuple(c for c in KAPPA_CORNERS if c <= 8.0)}
 """log10 κ(K + λI) of each ridge solver's condition corners.  ``taylor_ridge_solve`` (one Cholesky and
-refinement) reaches κ = 1e12 as every solve does (issue 25).  ``kernel_ridge_solve`` stops at 1e8: Algorithm 7R
-is a preconditioned Richardson iteration whose residual is recomputed in float64 each step, and past κ ≈ 1e9 it
-stagnates at a noise floor above the backward-stable rounding of the rule (measured on d = 3, n = 4…6 corners:
-residual/(u·‖K‖·‖x̂‖) from 50 to 940 at κ = 1.4e11 depending on the step it stops at, error/tolerance 4.5 at
-κ = 1e10; an LU or Cholesky solve of K + λI meets 0.3–0.6 there).  The rule is not widened for it: a float64
-stationary iteration is not backward stable at that κ, and the gap is the implementation's, recorded as open."""
+refinement) reaches κ = 1e12 as every solve does (issue 25).  ``kernel_ridge_solve`` stops at 1e8, a limit of
+Algorithm 7R in float64, not of the rule (a Cholesky solve of K + λI meets the rule at 1e10 and 1e12): its
+residual map r_{t+1} = T·r_t, T = I − (K + λI)P, P = (WᵀW + λI)⁻¹, contracts (spectral radius ≤ ε₀/(1 − ε₀), the
+sandwich of alg7R.conv) but is not normal, and ‖T‖₂ grows in proportion to κ; the rounding of each float64
+residual, about u·‖K‖·‖x̂‖ and fresh every step, is amplified by ‖T‖₂ before it decays.  On the fixed corner
+(seed 7): ‖T‖₂ = 0.37 at κ = 1e8, 36 at 1e10, 3.1e3 at 1e12 with spectral radius 0.057 throughout; the solve meets
+the rule up to 1e10 and stalls at error/tolerance 9.2 at 1e12 (drawn corners: 1.2–20 from κ ≈ 5e9).  The rule is
+not widened for it; a method minimising the Euclidean residual (e.g. right-preconditioned GMRES with the same P)
+would not have this floor, but it is not alg.7R.  tests/test_kernel_ridge.py asserts both sides."""
 
 _RIDGE_KAPPA_WEIGHT = 0.5
 
