@@ -351,8 +351,8 @@ def _ridge_corner(c):
 
 @pytest.mark.parametrize("c", [8, 10, 12])
 def test_the_ridge_rule_is_met_by_a_cholesky_solve_up_to_kappa_1e12(c):
-    """KAPPA_RIDGE's limit is the solver's, not the rule's: a backward-stable solve of K + λI (scipy's Cholesky, assume_a="pos") meets
-    ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ at κ(K + λI) ≈ 10^c up to 1e12."""
+    """KAPPA_RIDGE's limit is the solver's, not the rule's: a backward-stable solve of K + λI (scipy's Cholesky,
+    assume_a="pos") meets ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ at κ(K + λI) ≈ 10^c up to 1e12."""
     from properties.attention_kernel_regression.section_l_adapters import _ridge_rule
 
     X, y, lam = _ridge_corner(c)
