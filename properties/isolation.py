@@ -88,6 +88,16 @@ def _exit_text(code) -> str:
     return f"exit code {code}"
 
 
+
+def _module_path() -> list[str]:
+    """The child's ``sys.path``: this process's, with the current directory first when it is not on it.
+    ``python -m properties validate MODULE`` has it there already; the ``pytest`` console script does not, and
+    a user running ``pytest --pyargs properties.suite --impl MODULE`` beside their module expects the same
+    module to be found."""
+    path = [p if p else os.getcwd() for p in sys.path]
+    here = os.getcwd()
+    return path if any(os.path.abspath(p) == here for p in path) else [here, *path]
+
 class Worker:
     """One child process holding the module ``module_name``; :meth:`start` imports it there.
 
@@ -135,8 +145,7 @@ class Worker:
         self._down, self._up = down_w, up_r
         _LIVE.add(self)
         threading.Thread(target=self._drain, args=(self._proc,), daemon=True, name="worker output").start()
-        request = ("import", self.module_name, [p if p else os.getcwd() for p in sys.path], list(self._names),
-                   list(self._option_names))
+        request = ("import", self.module_name, _module_path(), list(self._names), list(self._option_names))
         try:
             return self._exchange(request, IMPORT_TIMEOUT)
         except AdapterAbort as exc:  # it ended, hung or answered garbage while importing

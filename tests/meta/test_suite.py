@@ -71,3 +71,16 @@ def test_a_missing_impl_with_xdist_is_one_usage_error(tmp_path):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2, f"exit {proc.returncode}:\n{out}"
     assert out.count("properties.suite needs --impl MODULE") == 1, out
+
+
+def test_a_module_beside_the_command_is_found_as_by_the_pytest_script(tmp_path):
+    """README's route: ``pytest --pyargs properties.suite --impl mysoftmax`` in the module's directory.  The
+    ``pytest`` console script does not put that directory on ``sys.path`` (``python -P`` reproduces it); the
+    module under judgement is still found there, as ``python -m properties validate`` finds it."""
+    (tmp_path / "mysoftmax_here.py").write_text(
+        "import numpy as np\n\n\ndef kron(a, b):\n    return np.kron(np.asarray(a), np.asarray(b))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-P", "-m", "pytest", "-p", "no:cacheprovider", "--pyargs", "properties.suite",
+                           "--impl", "mysoftmax_here"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "1 passed" in proc.stdout, proc.stdout[-2000:]
