@@ -310,7 +310,12 @@ def main(argv=None, *, prog: str = "python -m properties docs") -> int:
                                 "docs/source/.")
     p.add_argument("--out", default=str(ROOT / "docs"), help="directory to write into (default: the repository's docs/)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
-    for path in generate(pathlib.Path(args.out)):
+    try:
+        written = generate(pathlib.Path(args.out))
+    except ValueError as exc:  # an installed copy, away from the checkout's errata/ and docs/source/
+        print(f"error: {exc}; run it from a checkout of the repository (pip install -e .)", file=sys.stderr)
+        return 2
+    for path in written:
         print(path)
     return 0
 

@@ -275,14 +275,16 @@ def test_claims_takes_several_patterns_after_one_flag(capsys):
 
 @pytest.mark.parametrize("args, code", [(("--list",), 141), (("adapters",), 141), (("experiment", "--help"), 141),
                                         (("--claims", "attention_pruning.factF1.*", "--jobs", "1"), 141),
-                                        (("--help",), 0)])  # argparse's help ignores a failed write itself
+                                        (("--help",), (0, 141))])
 def test_a_closed_pipe_ends_quietly(args, code):
     """``python -m properties --list | head``: the reader is gone before the command writes (its end of the
-    pipe is closed at once), so every write fails; the command exits 141 (128 + SIGPIPE) with no traceback."""
+    pipe is closed at once), so every write fails; the command exits 141 (128 + SIGPIPE) with no traceback.
+    ``--help`` may also exit 0: argparse swallows a failed write of the help text itself, and whether the
+    failure shows there or at the final flush depends on the stream's buffering (0 here, 141 under tox)."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "properties", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdout.close()
     err = proc.stderr.read()
-    assert proc.wait(timeout=600) == code, f"exit {proc.returncode}: {err}"
+    assert proc.wait(timeout=600) in (code if isinstance(code, tuple) else (code,)), f"exit {proc.returncode}: {err}"
     assert "Traceback" not in err and "Exception ignored" not in err and "BrokenPipe" not in err, err
