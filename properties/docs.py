@@ -179,13 +179,13 @@ def baselines_page(*, root: pathlib.Path = ROOT) -> str:
               "exactly; the code's \"baselines spec §N\" references point here.\n\n" + notes)
 
 
-def contract_page() -> str:
+def contract_page(*, root: pathlib.Path = ROOT) -> str:
     """``docs/contract.md``: the adapter contract with every symbol of its tolerance rules."""
     from .contract import table
     from .registry import adapters, papers
 
     owner = {a.name: p.name for p in papers() for s in p.adapters for a in s}
-    notes = {p.name: anchors(_read(f"docs/source/{p.name}-notes.md", ROOT)) for p in papers()}
+    notes = {p.name: anchors(_read(f"docs/source/{p.name}-notes.md", root)) for p in papers()}
     rows = []
     for line in table(adapters().values(), markdown=True).splitlines():
         name = re.match(r"\| `(\w+)\(", line)
@@ -286,7 +286,7 @@ def pages(*, root: pathlib.Path = ROOT) -> dict[str, str]:
 
     out = {f"{name}.md": paper_page(name, root=root) for name in paper_names()}
     out["pruning_baselines.md"] = baselines_page(root=root)
-    out["contract.md"] = contract_page()
+    out["contract.md"] = contract_page(root=root)
     out["oracle.md"] = oracle_page(root=root)
     out["status.md"] = status_page()
     return out
