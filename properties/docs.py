@@ -74,8 +74,11 @@ def _number(x) -> str:
     return "—" if x is None else f"{x:.3g}"
 
 
-def _instance(value, source: str) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+def _instance(entry: dict, source: str) -> str:
+    """The entry's counterexample as the errata write it (:func:`properties.report.instance_text`), cut."""
+    from .report import instance_text
+
+    text = instance_text(entry).replace("\n", ";")
     if len(text) > INSTANCE_CHARS:
         text = text[:INSTANCE_CHARS] + " …"
         return f"`{text}` (cut at {INSTANCE_CHARS} characters; whole in `{source}`)"
@@ -92,11 +95,12 @@ def _verdict(entry: dict, source: str, ci_entry: dict | None) -> str:
         return head + (f"; {what} {_number(ratio)}" if entry["mode"] == "search" else
                        (f"; {entry['reason']}" if entry.get("reason") else ""))
     if verdict == "falsified":
-        named, where = entry.get("instance"), source
-        if named is None and ci_entry is not None and ci_entry["verdict"] == "falsified" and ci_entry.get("instance"):
-            named, where = ci_entry["instance"], CI
-        shown = (f"counterexample by name ({where}): {_instance(named, where)}" if named is not None else
-                 f"counterexample as drawn: {_instance(entry.get('counterexample'), source)}")
+        shown_entry, where = entry, source
+        if not entry.get("instance") and ci_entry is not None and ci_entry["verdict"] == "falsified" \
+                and ci_entry.get("instance"):
+            shown_entry, where = ci_entry, CI
+        shown = (f"counterexample {'by name' if shown_entry.get('instance') else 'as drawn'} ({where}): "
+                 f"{_instance(shown_entry, where)}")
         out = entry.get("counterexample_outcome") or {}
         measured = (f"; measured {_number(out.get('measured'))} against bound {_number(out.get('bound'))} "
                     f"({out.get('digits')} digits) at the re-check of {entry.get('recheck_dps')} digits"
