@@ -33,7 +33,7 @@ from . import profiles
 from .errors import AdapterAbort, HypothesisUnmet, TimedOut, UndecidableError
 from .toolkit.outcome import Outcome
 
-__all__ = ["FALSE_ALARM", "Failure", "Report", "binomial_threshold", "search", "trial_count", "trials"]
+__all__ = ["EQUALITY", "FALSE_ALARM", "Failure", "Report", "binomial_threshold", "search", "trial_count", "trials"]
 
 FALSE_ALARM = 1e-6
 """The false-alarm rate of every binomial rule: a true guarantee is reported failed at most this often."""
@@ -125,11 +125,11 @@ class _Stop(BaseException):
     """Ends a search at once, without shrinking (Hypothesis lets a BaseException through)."""
 
 
-TARGET_FLOOR = 1e-30
-"""Ratios below this are pushed up as 0: an identity judged at 50+ digits has a ratio of rounding noise
-(10^-50 … 10^-100), and hill-climbing noise never ends (a thorough search of
-``attention_kernel_regression.id.opt`` climbed for over 30 min); no inequality's tightness is
-meaningful there either."""
+EQUALITY = 1e-30
+"""A ratio below this is the relative discrepancy of an equality held to the working precision (an identity
+judged at 50+ digits measures 10^-50 … 10^-100 of rounding noise).  The search pushes such ratios up as 0:
+hill-climbing noise never ends (a thorough search of ``attention_kernel_regression.id.opt`` climbed for over
+30 min); the report keeps them out of its tightness tables (:data:`properties.report.EQUALITY`)."""
 
 
 def _finite(x: float) -> float:
@@ -138,9 +138,9 @@ def _finite(x: float) -> float:
 
 
 def _target_ratio(x: float) -> float:
-    """A ratio as ``target()`` takes it: :func:`_finite`, and 0 below :data:`TARGET_FLOOR`."""
+    """A ratio as ``target()`` takes it: :func:`_finite`, and 0 below :data:`EQUALITY`."""
     x = _finite(x)
-    return 0.0 if abs(x) < TARGET_FLOOR else x
+    return 0.0 if abs(x) < EQUALITY else x
 
 
 def _problem(exc: BaseException, report: Report) -> str:

@@ -41,14 +41,14 @@ import subprocess
 from fnmatch import fnmatchcase
 from fractions import Fraction
 
+from .engine import EQUALITY
 from .registry import canonical_ids, claims, paper, paper_names
 
 __all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "difference_table",
            "instance_text", "provenance", "readme_status", "repair_status", "reproduce_command", "section_order",
            "select_entries", "write_reports"]
 
-EQUALITY = 1e-30
-"""A ratio below this is the relative discrepancy of an equality held to the working precision."""
+
 
 LOOSE = 0.01
 """A verified bound whose worst measured/bound stays below this is named as looser than 100×."""

@@ -129,11 +129,11 @@ def test_ratios_below_the_floor_are_not_pushed_up(monkeypatch):
     seen = []
 
     def check(n):
-        seen.append(engine.TARGET_FLOOR * (n + 1))
+        seen.append(engine.EQUALITY * (n + 1))
         return _out(True, seen[-1])
 
     engine.search(st.integers(0, 1000), check)
-    assert [value for _, value in pushed] == seen and max(seen) > engine.TARGET_FLOOR
+    assert [value for _, value in pushed] == seen and max(seen) > engine.EQUALITY
 
 
 def test_a_thorough_search_of_an_identity_ends():
