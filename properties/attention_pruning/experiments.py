@@ -39,7 +39,6 @@ __all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "STY
 claims = ClaimSet("attention_pruning")
 
 
-
 @dataclass(frozen=True)
 class Grid:
     """A sweep of Figure 2: defaults (n, ρ, λ) and the three axes, d, seeds, GD steps."""
