@@ -30,8 +30,9 @@ methods are compiled on the first instance of each ``d``, untimed):
   over ``A`` (about 35 against 81 at d = 256, κ = 1e12);
 - ``cholqr``: randomized Cholesky QR and two CGLS refinements preconditioned with its R
   (``solvers.cholesky_qr.cholqr_lstsq``: CountSketch, m = 4d; issue 23).  Its details column gives
-  the passes over ``A`` and whether the Gram pass ran the triangular solve (``trsm``) or formed
-  ``AᵀA`` (``gram``, when the sketch estimates κ ≤ 1e5).
+  the passes over ``A`` and the Gram pass's route, chosen by the sketch's estimate of κ: ``gram``
+  (float32 ``AᵀA``, κ ≤ 1e2), ``product`` (``A R_s⁻¹`` as a product, κ ≤ 2e12) or ``solve``
+  (triangular solves).
 
 Metrics: median time; forward error ``‖x − x*‖/‖x*‖``; residual excess ``‖Ax − b‖/OPT − 1``;
 backward error ``η̃/‖A‖₂`` by the Karlson–Waldén estimate
@@ -160,8 +161,7 @@ def _methods(d: int):
 
 def _cholqr(A, b, Aj, bj, seed):
     res = cholqr_lstsq(Aj, bj, key=seed)
-    route = "trsm" if res.triangular_solve else "gram"
-    return res.x, (f"{res.sketch} m={res.sketch_rows}, {route}, iters={'+'.join(map(str, res.iterations))}, "
+    return res.x, (f"{res.sketch} m={res.sketch_rows}, {res.route}, iters={'+'.join(map(str, res.iterations))}, "
                    f"passes={res.passes}")
 
 
@@ -197,8 +197,9 @@ def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=pri
                 if not compiled:  # JIT warm-up on these shapes, untimed
                     for name in (m for m in _JAX if m in methods):
                         _call(methods[name], inst, Aj, bj, 0)
-                    if "cholqr" in methods:  # its triangular-solve route too (chosen by κ at run time)
-                        cholqr_lstsq(Aj, bj, key=0, gram_cond=0.0)
+                    if "cholqr" in methods:  # each route of its Gram pass (chosen by κ at run time)
+                        for bounds in ((1e300, 1e300), (0.0, 1e300), (0.0, 0.0)):
+                            cholqr_lstsq(Aj, bj, key=0, gram_cond=bounds[0], solve_cond=bounds[1])
                     compiled = True
                 times = {name: [] for name in methods}
                 outs = {}

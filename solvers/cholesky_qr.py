@@ -9,23 +9,40 @@ of a tall ``A ∈ R^{n×d}`` from two BLAS-3 sweeps, stable for κ(A) up to abou
    ``m = ⌈oversampling·d⌉`` rows; ``S = I`` when ``m ≥ n``, reported as ``"identity"``) and take
    its Householder QR ``SA = Q_s R_s``.  ``Y = A R_s⁻¹`` is well conditioned whatever κ(A) is
    (κ(Y) ≤ (1+ε)/(1−ε) for an ε-embedding of range(A)).
-2. Cholesky QR of ``Y``: ``G = YᵀY``, ``G = R_cᵀR_c``; ``R = R_c R_s``.  ``Y`` is never stored:
-   one blocked pass over ``A`` forms each row block ``A_i R_s⁻¹`` (a triangular solve) and adds
-   its Gram to ``G`` while the block is in cache.  When the sketch shows ``A`` well conditioned
-   (κ(R_s) ≤ ``gram_cond``, 1e5), the pass forms ``AᵀA`` instead and ``G = R_s⁻ᵀ(AᵀA)R_s⁻¹``
-   (half the flops; its ``κ²u`` error only makes ``R`` a slightly worse preconditioner).
+2. Cholesky QR of ``Y``: ``G = YᵀY``, ``G = R_cᵀR_c``; ``R = R_c R_s``.  ``Y`` is never stored: one
+   blocked pass over ``A`` forms each row block of ``Y`` and adds its Gram to ``G`` while the block is
+   in cache.  The Gram products run in float32 (accumulated in float64) for κ(R_s) ≤ ``solve_cond``:
+   ``Y`` is well conditioned and of norm about 1, so they lose about ``u₃₂ ≈ 6·10⁻⁸`` of ``G``, which
+   only makes ``R`` a slightly worse preconditioner; the float64 refinement of step 3 removes it.  How the block of
+   ``Y`` is formed depends on κ(R_s), the sketch's estimate of κ(A) (:attr:`CholQRResult.route`):
+
+   - ``"gram"`` (κ(R_s) ≤ ``gram_cond``, 1e2): no ``Y`` at all; the pass forms the float32 Gram of
+     ``A`` (exactly rescaled) and ``G = R_s⁻ᵀ(AᵀA)R_s⁻¹``, an error of about ``κ²u₃₂ ≤ 10⁻³``.
+   - ``"product"`` (κ(R_s) ≤ ``solve_cond``, 2e12): ``y = a X`` with ``X`` the computed inverse of
+     ``R_s``, a float64 ``gemm`` (XLA's row-by-row triangular solve takes twice as long on CPU, and a
+     recursive blocked one no less: 2.4 s against 1.5 s for this pass at 2^19 × 256, measured).
+     CGLS is then preconditioned with ``P = X R_c⁻¹``, the operator whose Gram ``G`` is, so ``AP`` is
+     orthonormal to the pass's rounding whatever the error of ``X`` as an inverse (``R_c R_s`` in its
+     place would not be: tested, the backward error at κ = 3·10¹⁰ grew 1000-fold).  Its backward error
+     grows about as κ² beyond 10¹² (worst of 24 instances, 2048 × 16 and 300 × 40, residuals 10⁻¹⁰ to
+     1: 1.2u at κ = 10¹², 1.7u at 2·10¹², 4.2u at 3·10¹², 10u at 5·10¹², 122u at 10¹³), hence the bound.
+   - ``"solve"`` (κ(R_s) > ``solve_cond``): ``y`` by a triangular solve with ``R_s`` (backward stable row
+     by row), its Gram in float64, and CGLS solves with ``R``: three times slower, but the route that
+     keeps QR's backward error as κ(A) nears ``1/u`` (measured at κ = 10¹⁵, 2048 × 16, residual 10⁻¹⁰:
+     0.1u; the product route 36u, and the solve route with a float32 Gram 131u).
 3. The solution: ``R`` preconditions CGLS on ``min ‖Ax − b‖``; ``AR⁻¹`` has orthonormal columns to
-   ``O(u·κ(A))``, so each CGLS run converges in a few passes.  As in SPIR (Epperly, Meier,
+   ``O(u·κ(A))`` (and ``u₃₂``), so each CGLS run converges in a few passes.  As in SPIR (Epperly, Meier,
    Nakatsukasa, arXiv:2406.03468, 2024; :mod:`solvers.stable_least_squares`) the run is repeated
    ``refinements`` times (default 2), each from a freshly computed residual ``b − Ax`` in float64:
    iterative refinement, which is what makes the result backward stable (the backward error of
    Householder QR; claims of the ``least_squares`` adapter contract, :mod:`properties.least_squares`).
 
-Cost: one pass to check the input, one for the sketch (a gather of the rows of ``A`` bucket by
-bucket, :func:`sparse_sketch`; OSNAP: one per nonzero of a column), one pass carrying ``n·d²``
-flops of triangular solve and ``2n·d²`` of Gram products, the ``d × d`` work, and one pass over
-``A`` per CGLS iteration plus one per refinement (:func:`solvers.least_squares.fused_pass`).
-:attr:`CholQRResult.passes` counts them.
+Cost: one pass for the sketch (a gather of the rows of ``A`` bucket by bucket, :func:`sparse_sketch`;
+OSNAP: one per nonzero of a column), which is also the finiteness check (``SA`` is finite exactly
+when ``A`` is: every row lands in a bucket with a nonzero weight; a separate check runs only when it
+is not), one pass carrying ``2n·d²`` float32 flops of Gram products (and, on the ``"product"`` route,
+``2n·d²`` float64 flops of ``A X``), the ``d × d`` work, and one pass over ``A`` per CGLS iteration plus
+one per refinement (:func:`solvers.least_squares.fused_pass`).  :attr:`CholQRResult.passes` counts them.
 
 Failure is reported, never returned as NaN: a sketch whose R factor is numerically rank deficient
 (``min|R_ii| ≤ rank_rtol·max|R_ii|``), or a Gram matrix whose Cholesky factorisation breaks down
@@ -61,12 +78,12 @@ class CholQRResult(NamedTuple):
     """Output of :func:`cholqr_lstsq`.
 
     ``x``: solution. ``iterations``: CGLS iterations of each refinement, in order; ``converged``:
-    whether each met its stopping rule. ``passes``: passes over ``A`` in all (input check, sketch,
-    the triangular-solve-and-Gram pass, one per CGLS iteration and one per refinement).
+    whether each met its stopping rule. ``passes``: passes over ``A`` in all (sketch, Gram pass,
+    one per CGLS iteration and one per refinement; two more when ``A`` had to be rescaled).
     ``sketch``: kind used (``"identity"`` when ``m ≥ n``); ``sketch_rows``: ``m``;
     ``kappa_sketched``: κ(R_s), the sketch's estimate of κ(A) (from the singular values of ``R_s``);
-    ``triangular_solve``: whether the Gram pass formed ``A R_s⁻¹`` (κ(R_s) > ``gram_cond``) or
-    the Gram of ``A`` (step 2).
+    ``route``: how the Gram pass formed ``G`` (``"gram"``, ``"product"`` or ``"solve"``; module
+    docstring, step 2).
     """
 
     x: jax.Array
@@ -76,7 +93,7 @@ class CholQRResult(NamedTuple):
     sketch: str
     sketch_rows: int
     kappa_sketched: float
-    triangular_solve: bool
+    route: str
 
 
 # ----------------------------------------------------------------------------- the sketch
@@ -148,27 +165,28 @@ def sparse_sketch(A, I, W) -> jax.Array:
 
 
 def _block_rows(d: int) -> int:
-    """Rows per block of the triangular-solve-and-Gram pass: about 2 MiB of ``A`` (≥ 64 rows)."""
+    """Rows per block of the Gram pass: about 2 MiB of ``A`` (≥ 64 rows)."""
     return max(64, 2**18 // d)
 
 
-@partial(jax.jit, static_argnames=("block", "solve"))
-def _preconditioned_gram(A, Rs, b, block, solve):
-    """``(G, c) = (YᵀY, Yᵀb)`` for ``Y = A R_s⁻¹``, one row block at a time (``Y`` is never stored).
-
-    ``solve=True``: each block of ``Y`` by a triangular solve, then its Gram; ``Yᵀb``, not
-    ``R_s⁻ᵀ(Aᵀb)``: each row of the computed ``Y`` solves ``y(R_s + ΔR) = a`` with ``|ΔR| ≤ γ_d|R_s|``
-    (a triangular solve is backward stable), so ``A + ΔA = Y R_s`` with ``ΔA`` of the order of
-    ``u‖A‖``, and ``R⁻¹R_c⁻ᵀ Yᵀb`` starts a backward-stable solve.  ``solve=False``: the Gram of
-    ``A`` and ``Aᵀb`` (half the flops, no triangular solve over ``A``), then ``R_s⁻ᵀ(·)R_s⁻¹``:
-    rounding ``AᵀA`` loses ``u‖A‖²``, an error of ``κ(A)²u`` in ``G`` and in the start, which the
-    caller allows only when that is small (``gram_cond``)."""
+@partial(jax.jit, static_argnames=("block", "route"))
+def _gram_pass(A, Rs, X, b, scale, block, route):
+    """``(G, c) ≈ (YᵀY, Yᵀb)`` for ``Y ≈ A R_s⁻¹``, one row block at a time (``Y`` is never stored;
+    module docstring, step 2): ``Yᵀb`` in float64; the Gram products in float32 (accumulated block by
+    block in float64) except on the ``"solve"`` route.  ``route``: ``"product"``, ``y = a X`` (``X`` the
+    computed ``R_s⁻¹``); ``"solve"``, ``y R_s = a`` by a triangular solve; ``"gram"``, the Gram of ``scale·A`` and ``scale·Aᵀb``
+    (``scale`` a power of two with ``scale·‖R_s‖ < 1``: every entry far inside float32's range), then
+    ``Xᵀ(·)X`` and ``Xᵀ(·)`` in float64."""
     n, d = A.shape
     nb = n // block
 
     def gram(a, bb, G, c):
-        y = lax.linalg.triangular_solve(Rs, a, left_side=False, lower=False) if solve else a  # y R_s = a
-        return G + y.T @ y, c + bb @ y
+        if route == "solve":  # y R_s = a, and its Gram in float64
+            y = lax.linalg.triangular_solve(Rs, a, left_side=False, lower=False)
+            return G + y.T @ y, c + bb @ y
+        y = a @ X if route == "product" else a * scale
+        y32 = y.astype(jnp.float32)
+        return G + (y32.T @ y32).astype(A.dtype), c + bb @ y
 
     G, c = jnp.zeros((d, d), A.dtype), jnp.zeros((d,), A.dtype)
     if nb > 0:
@@ -179,24 +197,35 @@ def _preconditioned_gram(A, Rs, b, block, solve):
         G, c = lax.fori_loop(0, nb, body, (G, c))
     if nb * block < n:
         G, c = gram(A[nb * block:], b[nb * block:], G, c)
-    if not solve:
-        G = solve_triangular(Rs, solve_triangular(Rs, G, lower=False, trans=1).T, lower=False, trans=1)
-        c = solve_triangular(Rs, c, lower=False, trans=1)
+    if route == "gram":
+        G = X.T @ (G / scale**2) @ X
+        c = X.T @ (c / scale)
     return (G + G.T) / 2, c
 
 
 @jax.jit
 def _sketch_qr(SA):
+    """``(R_s, X, σ(R_s))``: ``R_s`` with a positive diagonal and its inverse ``X`` (a triangular solve
+    of the identity: ``d³/3`` flops, against ``n·d²`` for ``A R_s⁻¹`` row by row)."""
     Rs = jnp.linalg.qr(SA, mode="r")
-    return Rs * jnp.where(jnp.diag(Rs) < 0, -1.0, 1.0)[:, None], jnp.linalg.svd(Rs, compute_uv=False)
+    Rs = Rs * jnp.where(jnp.diag(Rs) < 0, -1.0, 1.0)[:, None]
+    X = solve_triangular(Rs, jnp.eye(Rs.shape[0], dtype=Rs.dtype), lower=False)
+    return Rs, X, jnp.linalg.svd(Rs, compute_uv=False)
 
 
-@jax.jit
-def _combine(G, Rs, c):
-    """``R = R_c R_s`` (``G = R_cᵀR_c``) and the start ``x₀ = R⁻¹(R_c⁻ᵀ c)``."""
+@partial(jax.jit, static_argnames=("route",))
+def _combine(G, Rs, X, c, route):
+    """``(R, P, x₀)``: ``R = R_c R_s`` (``G = R_cᵀR_c``); the preconditioner ``P = X R_c⁻¹`` (``≈ R⁻¹``,
+    and exactly the product whose Gram ``G`` approximates, so ``AP`` is orthonormal to the pass's
+    rounding) or, on the ``"solve"`` route, ``None`` (CGLS then solves with ``R``, as the pass solved
+    with ``R_s``); the start ``x₀ = R⁻¹R_c⁻ᵀ c``, applied the same way."""
     Rc = jnp.linalg.cholesky(G).T
+    Rc_inv = solve_triangular(Rc, jnp.eye(Rc.shape[0], dtype=Rc.dtype), lower=False)
     R = Rc @ Rs
-    return R, solve_triangular(R, solve_triangular(Rc, c, lower=False, trans=1), lower=False)
+    if route == "solve":
+        return R, None, solve_triangular(R, c @ Rc_inv, lower=False)
+    P = X @ Rc_inv
+    return R, P, P @ (c @ Rc_inv)
 
 
 def _checked_diag(R, what: str, rank_rtol: float, kind: str, m: int) -> None:
@@ -208,29 +237,29 @@ def _checked_diag(R, what: str, rank_rtol: float, kind: str, m: int) -> None:
 
 
 def rand_cholesky_qr(A, *, key, sketch: str = "countsketch", oversampling: float = 4.0, sparsity: int = 4,
-                     rank_rtol: float = 1e-15, gram_cond: float = 1e5):
+                     rank_rtol: float = 1e-15, gram_cond: float = 1e2, solve_cond: float = 2e12):
     """The R factor of ``A`` by randomized Cholesky QR (module docstring, steps 1–2).
 
     **Arguments:** ``A`` ``(n, d)`` finite, ``n ≥ d``, full column rank; ``key``; ``sketch``
     (``"countsketch"`` or ``"osnap"`` with ``sparsity`` nonzeros per column); ``oversampling`` ≥ 1;
-    ``rank_rtol``: the rank test on ``R_s`` and on ``R``; ``gram_cond`` ≥ 0: when κ(R_s) ≤
-    ``gram_cond`` the Gram of ``Y`` is formed as ``R_s⁻ᵀ(AᵀA)R_s⁻¹`` (one Gram pass, no triangular
-    solve over ``A``; an error of about ``κ²u`` ≤ 1e-5 at the default 1e5, which the refinement removes).
+    ``rank_rtol``: the rank test on ``R_s`` and on ``R``; ``gram_cond`` ≥ 0 and ``solve_cond`` ≥ 0:
+    the bounds on κ(R_s) that choose the Gram pass's route (``"gram"`` up to ``gram_cond``, then
+    ``"product"`` up to ``solve_cond``, then ``"solve"``; module docstring, step 2).
 
     **Returns:** ``(R, info)``: ``R`` upper triangular ``(d, d)`` with a positive diagonal and
-    ``AR⁻¹`` orthonormal to about ``u·κ(A)``; ``info`` a dict (``sketch``, ``sketch_rows``,
-    ``passes``, ``kappa_sketched``).  ``ValueError`` for bad input or a rank-deficient sketch or
-    Gram matrix (module docstring).
+    ``AR⁻¹`` orthonormal to about ``u·κ(A)`` (and the float32 Gram's ``u₃₂``); ``info`` a dict
+    (``sketch``, ``sketch_rows``, ``passes``, ``kappa_sketched``, ``route``).  ``ValueError`` for bad
+    input or a rank-deficient sketch or Gram matrix (module docstring).
     """
-    A = check_A(A)
+    A = check_A(A, finite=False)
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
     oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
     sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
     rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
-    gram_cond = check_real(gram_cond, "gram_cond", 0.0, math.inf)
-    _, e, R, _, info = _factor(A, jnp.zeros(A.shape[0], A.dtype), sk.as_key(key), sketch, oversampling, sparsity,
-                               rank_rtol, gram_cond)
+    bounds = check_real(gram_cond, "gram_cond", 0.0, math.inf), check_real(solve_cond, "solve_cond", 0.0, math.inf)
+    _, e, R, _, _, info = _factor(A, jnp.zeros(A.shape[0], A.dtype), sk.as_key(key), sketch, oversampling, sparsity,
+                                  rank_rtol, bounds)
     return scale_back(R, e, "the R factor of A"), info
 
 
@@ -245,44 +274,48 @@ def _sketch(A, key, sketch, oversampling, sparsity):
     return sketch, m, sparse_sketch(A, I, W), 1 if sketch == "countsketch" else min(sparsity, m)
 
 
-def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond):
-    """``(A·2^{−e}, e, R, x₀, info)``: the factorisation of ``A`` rescaled by an exact power of two when
-    ``max|SA|`` (within a factor ``√(md)`` of ``‖SA‖_F ≈ ‖A‖_F``) lies outside ``[2⁻³⁸⁰, 2³⁸⁰]`` or the
-    sketch overflowed; else ``e = 0``
-    and ``A`` itself (no copy)."""
+def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, bounds):
+    """``(A·2^{−e}, e, R, P, x₀, info)`` (``bounds = (gram_cond, solve_cond)``): the factorisation of
+    ``A`` rescaled by an exact power of two when ``max|SA|`` (within a factor ``√(md)`` of
+    ``‖SA‖_F ≈ ‖A‖_F``) lies outside ``[2⁻³⁸⁰, 2³⁸⁰]`` or the sketch overflowed; else ``e = 0`` and
+    ``A`` itself (no copy).  A non-finite ``SA`` is where a non-finite ``A`` is caught (module docstring)."""
     kind, m, SA, passes = _sketch(A, key, sketch, oversampling, sparsity)
     size = float(jnp.max(jnp.abs(SA)))  # not a norm: squares of tiny entries would flush to 0
     e = 0
     if not (size == 0.0 or 2.0**-380 <= size <= 2.0**380):  # a copy of A: only near float64's ends
+        if not math.isfinite(size):  # NaN or inf in A, or a finite A whose sketch overflowed
+            sk.require_finite(A, "A")
+            passes += 1
         A, e = unit_scale(A)
         kind, m, SA, more = _sketch(A, key, sketch, oversampling, sparsity)
         passes += more + 1
-    Rs, sv = _sketch_qr(SA)
+    Rs, X, sv = _sketch_qr(SA)
     _checked_diag(Rs, "the R factor of the sketch SA", rank_rtol, kind, m)
     sv = np.asarray(sv)
     kappa = float(sv[0] / sv[-1])
-    solve = not kappa <= gram_cond
-    G, c = _preconditioned_gram(A, Rs, b, _block_rows(A.shape[1]), solve)
-    R, x0 = _combine(G, Rs, c)
+    route = "gram" if kappa <= bounds[0] else "product" if kappa <= bounds[1] else "solve"
+    scale = 2.0 ** -math.frexp(float(sv[0]))[1]  # scale·‖R_s‖ in [1/2, 1): scale·A fits float32 (1 ± ε)
+    G, c = _gram_pass(A, Rs, X, b, scale, _block_rows(A.shape[1]), route)
+    R, P, x0 = _combine(G, Rs, X, c, route)
     _checked_diag(R, "the Cholesky factor of (A R_s⁻¹)ᵀ(A R_s⁻¹) (κ(A) near 1/u or beyond)", rank_rtol, kind, m)
-    info = dict(sketch=kind, sketch_rows=int(m), passes=passes + 2, kappa_sketched=kappa, triangular_solve=solve)
-    return A, e, R, x0, info
+    info = dict(sketch=kind, sketch_rows=int(m), passes=passes + 1, kappa_sketched=kappa, route=route)
+    return A, e, R, P, x0, info
 
 
 # ----------------------------------------------------------------------------- the solve
 
 
 @jax.jit
-def _cgls(A, x, b, R, tol, cap):
-    """One refinement of ``x`` by CGLS preconditioned with ``R`` (SPIR's, from ``ρ = b − Ax``):
-    ``(x + δ, iterations, converged)``."""
+def _cgls(A, x, b, R, P, tol, cap):
+    """One refinement of ``x`` by CGLS preconditioned with ``P ≈ R⁻¹`` (with ``R`` itself when ``P`` is
+    ``None``; SPIR's, from ``ρ = b − Ax``): ``(x + δ, iterations, converged)``."""
     rho, t = fused_pass(A, x, b, True)
-    return preconditioned_cgls(A, x, -rho, -t, R, tol, cap)  # ρ = b − Ax, t = Aᵀρ
+    return preconditioned_cgls(A, x, -rho, -t, R, tol, cap, inverse=P)  # ρ = b − Ax, t = Aᵀρ
 
 
 def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, sparsity: int = 4,
                  refinements: int = 2, tol: float = 2.0**-50, max_iterations: int = 50,
-                 rank_rtol: float = 1e-15, gram_cond: float = 1e5) -> CholQRResult:
+                 rank_rtol: float = 1e-15, gram_cond: float = 1e2, solve_cond: float = 2e12) -> CholQRResult:
     """``argmin_x ‖Ax − b‖₂`` to the backward error of Householder QR, by randomized Cholesky QR
     and ``refinements`` runs of CGLS preconditioned with its ``R`` (module docstring).
 
@@ -290,13 +323,13 @@ def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float 
     ``key``: jax key or int seed.  Keywords: ``sketch`` (``"countsketch"`` or ``"osnap"``),
     ``oversampling`` ≥ 1 (``m = ⌈oversampling·d⌉`` sketch rows), ``sparsity`` (OSNAP's nonzeros
     per column), ``refinements`` in [1, 16], ``tol`` in [2⁻⁵³, 1) (CGLS stopping rule),
-    ``max_iterations`` (CGLS cap per refinement), ``rank_rtol`` and ``gram_cond`` (see
-    :func:`rand_cholesky_qr`).
+    ``max_iterations`` (CGLS cap per refinement), ``rank_rtol``, ``gram_cond`` and ``solve_cond``
+    (see :func:`rand_cholesky_qr`).
 
     **Returns:** :class:`CholQRResult`.  **Raises:** ``ValueError`` for bad input, and for an ``A``
     that is numerically rank deficient (the sketch's or the Gram matrix's factor fails the rank test).
     """
-    A = check_A(A)
+    A = check_A(A, finite=False)
     n, d = A.shape
     b = check_b(b, "b", n, "A.shape[0]")
     if sketch not in SKETCHES:
@@ -309,15 +342,15 @@ def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float 
     rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
     key = sk.as_key(key)
     b, b_exp = unit_scale(b)
-    gram_cond = check_real(gram_cond, "gram_cond", 0.0, math.inf)
-    A, a_exp, R, x, info = _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, gram_cond)
+    bounds = check_real(gram_cond, "gram_cond", 0.0, math.inf), check_real(solve_cond, "solve_cond", 0.0, math.inf)
+    A, a_exp, R, P, x, info = _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, bounds)
     iters, conv = [], []
     for _ in range(refinements):
-        x, k, ok = _cgls(A, x, b, R, tol, max_iterations)
+        x, k, ok = _cgls(A, x, b, R, P, tol, max_iterations)
         iters.append(int(k))
         conv.append(bool(ok))
     return CholQRResult(
         x=scale_back(x, b_exp - a_exp, "the solution x of min ‖Ax − b‖"), iterations=tuple(iters),
         converged=tuple(conv), passes=info["passes"] + sum(iters) + refinements, sketch=info["sketch"],
         sketch_rows=info["sketch_rows"], kappa_sketched=info["kappa_sketched"],
-        triangular_solve=info["triangular_solve"])
+        route=info["route"])

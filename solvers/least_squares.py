@@ -127,9 +127,10 @@ def check_positive(value, name: str) -> float:
     return v
 
 
-def check_A(A) -> jax.Array:
-    """``A`` as a finite real float64 (n, d) array with n ≥ d, or ValueError."""
-    A = sk.check_input(A, "A", ndims=(2,))
+def check_A(A, finite: bool = True) -> jax.Array:
+    """``A`` as a finite real float64 (n, d) array with n ≥ d, or ValueError (``finite=False``: see
+    :func:`solvers.sketches.check_input`)."""
+    A = sk.check_input(A, "A", ndims=(2,), finite=finite)
     n, d = A.shape
     if d > n:
         raise ValueError(f"A.shape={A.shape} must have n >= d (spec G0: A tall with full column rank)")

@@ -106,8 +106,10 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
     return value
 
 
-def check_input(M, name: str, ndims=(1, 2)) -> jax.Array:
-    """``M`` as a float64 JAX array with ndim in ``ndims``, non-empty and finite, or ValueError."""
+def check_input(M, name: str, ndims=(1, 2), finite: bool = True) -> jax.Array:
+    """``M`` as a float64 JAX array with ndim in ``ndims``, non-empty and finite, or ValueError.
+    ``finite=False`` leaves out the finiteness test (a pass over ``M``), for a caller that detects
+    NaN and inf itself from a pass it makes anyway (:mod:`solvers.cholesky_qr`, from ``SA``)."""
     if isinstance(M, np.ma.MaskedArray) and np.ma.is_masked(M):
         raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
     if isinstance(M, jax.Array):
@@ -123,9 +125,15 @@ def check_input(M, name: str, ndims=(1, 2)) -> jax.Array:
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty (shape {arr.shape})")
     arr = jnp.asarray(arr, dtype=jnp.float64)
+    if finite:
+        require_finite(arr, name)
+    return arr
+
+
+def require_finite(arr, name: str) -> None:
+    """ValueError naming ``name`` unless every entry of ``arr`` is finite."""
     if not bool(_all_finite(arr)):
         raise ValueError(f"{name} must be finite (it holds NaN or inf)")
-    return arr
 
 
 @jax.jit

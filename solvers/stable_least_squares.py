@@ -95,12 +95,21 @@ def _residual(A, x, b):
 
 
 @jax.jit
-def preconditioned_cgls(A, x, rho, t, Rt, tol, cap):
+def preconditioned_cgls(A, x, rho, t, Rt, tol, cap, inverse=None):
     """One refinement: ``x + δ`` with ``δ ≈ argmin ‖Aδ − ρ‖`` (``ρ = b − Ax``, ``t = Aᵀρ``) by CGLS
     preconditioned with ``R⁻¹`` (``Rt`` = R, upper triangular), started at ``δ = 0``; stops when
     ``‖(AR⁻¹)ᵀρ‖ ≤ tol·‖ρ‖`` or after ``cap`` iterations.  Returns ``(x + δ, iterations, converged)``.
+    ``inverse``: ``R⁻¹`` itself as a matrix (then ``Rt`` is ignored), applied by products instead
+    of triangular solves — for a preconditioner known as an explicit product, as in
+    :mod:`solvers.cholesky_qr`, so that the operator iterated on is exactly ``A·inverse``.
     Shared by SPIR and :mod:`solvers.cholesky_qr`."""
-    s = solve_triangular(Rt, t, lower=False, trans=1)
+    if inverse is None:
+        forward = lambda v: solve_triangular(Rt, v, lower=False)  # noqa: E731  R⁻¹v
+        adjoint = lambda v: solve_triangular(Rt, v, lower=False, trans=1)  # noqa: E731  R⁻ᵀv
+    else:
+        forward = lambda v: inverse @ v  # noqa: E731
+        adjoint = lambda v: v @ inverse  # noqa: E731
+    s = adjoint(t)
     gamma = s @ s
 
     def cond(st):
@@ -109,14 +118,14 @@ def preconditioned_cgls(A, x, rho, t, Rt, tol, cap):
 
     def body(st):
         k, delta, rho, t, p, gamma = st
-        Rp = solve_triangular(Rt, p, lower=False)
+        Rp = forward(p)
         q, Atq = fused_pass(A, Rp, None, True)
         qq = q @ q
         alpha = jnp.where(qq > 0, gamma / jnp.where(qq > 0, qq, 1.0), 0.0)
         delta = delta + alpha * Rp
         rho = rho - alpha * q
         t = t - alpha * Atq
-        s = solve_triangular(Rt, t, lower=False, trans=1)
+        s = adjoint(t)
         gamma_new = s @ s
         p = s + jnp.where(gamma > 0, gamma_new / jnp.where(gamma > 0, gamma, 1.0), 0.0) * p
         return k + 1, delta, rho, t, p, gamma_new
