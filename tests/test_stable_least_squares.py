@@ -241,13 +241,25 @@ def test_plain_sketch_and_precondition_fails_the_backward_rule():
 # ----------------------------------------------------------------------------- the benchmark
 
 
+@pytest.mark.parametrize("n, rows", [(5000, 2048), (5000, 5000), (40, 2048)])
+def test_tsqr_anchor_is_householder_accurate(n, rows):
+    """The benchmark's ``tsqr`` anchor (QR of ``[A b]`` over row blocks, then of the stacked R's):
+    forward error within 16·u·κ(1 + κρ) and Karlson–Waldén backward error within 16u at κ = 1e10,
+    with several blocks, one block, and a short last block."""
+    inst = bench.make_instance(n, 8, 1e10, 1e-3, seed=3)
+    x = bench._tsqr(inst.A, inst.b, rows=rows)
+    fwd = np.linalg.norm(x - inst.x) / (U * 1e10 * (1 + 1e10 * inst.opt))
+    bwd = bench.karlson_walden(inst, x) / U
+    assert fwd <= 16 and bwd <= 16, (fwd, bwd)
+
+
 def test_benchmark_quick_run_writes_the_map(tmp_path):
     png, js = tmp_path / "map.png", tmp_path / "map.json"
     assert bench.main(["--quick", "--plot", str(png), "--json", str(js)]) == 0
     rows = json.loads(js.read_text())
     assert rows and all(set(r) == set(bench.COLUMNS) for r in rows), rows[0]
     methods = {r["method"] for r in rows}
-    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d",
+    assert methods == {"cholesky", "qr", "gelsy", "gelsd", "tsqr", "alg1 gd", "alg1 cg", "sap", "spir", "spir m=24d",
                        "cholqr"}, methods
     assert png.stat().st_size > 10_000
     cell = {r["method"]: r for r in rows if r["d"] == 32 and r["kappa"] == 1e8 and r["residual"] == 1e-10}
