@@ -52,6 +52,7 @@ __all__ = [
     "osnap",
     "osnap_apply",
     "osnap_bits",
+    "require_finite",
     "sketch_apply",
     "sketch_bits",
     "sketch_work",

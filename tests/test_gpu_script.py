@@ -9,6 +9,8 @@ import pytest
 
 from benchmarks import gpu
 
+U = 2.0**-53
+
 
 @pytest.mark.parametrize("phases", [("tests", "least_squares"), ("softmax_regression", "attention_optimization")])
 def test_gpu_script_runs_its_phases_on_cpu(tmp_path, phases):
@@ -22,7 +24,11 @@ def test_gpu_script_runs_its_phases_on_cpu(tmp_path, phases):
     if "least_squares" in phases:
         rows = res["phases"]["least_squares"]["output"]["rows"]
         assert {r["method"] for r in rows} == {"cholesky", "qr", "gelsy", "gelsd", "spir", "cholqr"}, rows
-        assert all(r["forward_vs_qr"] <= 10 for r in rows if r["method"] == "cholqr"), rows
+        # the rules a backward-stable solver meets (‖A‖₂ = ‖x*‖ = 1, ‖r*‖ ≤ residual): not a ratio to QR's
+        # error, which at these tiny sizes can sit 1000× below its own rule on one BLAS and not another
+        for r in (r for r in rows if r["method"] == "cholqr"):
+            k = r["kappa"]
+            assert r["forward"] <= 16 * U * k * (1 + k * r["residual"]) and r["backward"] <= 16 * U, r
     if "tests" in phases:
         assert res["phases"]["tests"]["output"]["returncode"] == 0, res["phases"]["tests"]
 
