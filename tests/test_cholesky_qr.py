@@ -68,6 +68,7 @@ def test_near_one_over_u_takes_the_solve_route(kappa, residual):
     res = cholqr_lstsq(inst.A, inst.b, key=5)
     assert res.route == "solve", res
     fwd, bwd = _errors(inst, _x(res), kappa)
+    assert fwd <= C, f"forward error = {fwd:.3g}·u·κ(1 + κρ), should be <= {C:g} [κ={kappa:g}, {res}]"
     assert bwd <= C, f"backward error η̃/‖A‖ = {bwd:.3g}·u, should be <= {C:g}·u [κ={kappa:g}, {res}]"
 
 
