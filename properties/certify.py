@@ -3,16 +3,9 @@ each verified repair's worst example proven strictly inside its bound (issue 22)
 
 The search stays in float64/mpmath; this module runs after it, on the few instances the ledger
 recorded.  A paper declares how to certify its claims in ``properties/<paper>/certificates.py``, a
-:class:`Certifiers` named ``CERTIFIERS``::
-
-    CERTIFIERS = Certifiers("softmax_regression")
-
-    @CERTIFIERS.violation("softmax_regression.fact4.4.p1", method="ball evaluation, witness vector")
-    def _(inst, hints):      # inst: the statement's objects, exact (fmpq, fmpq_mat, bool, int, str)
-        ...
-        return Evidence("≤", measured=..., bound=..., what="‖U‖₂ vs α‖V‖₂", premises=[...])
-
-    CERTIFIERS.cannot("attention_pruning.emp.n_growth", reason="...")
+:class:`~properties.evidence.Certifiers` named ``CERTIFIERS`` whose certifiers return
+:class:`~properties.evidence.Evidence` (the vocabulary of :mod:`properties.evidence`); this module is
+the runner that evaluates them, writes the certificates and re-checks them.
 
 The certificate (JSON) holds the claim id and statement, the instance by name both as exact rationals
 and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius), the method, the
@@ -33,8 +26,6 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -44,112 +35,16 @@ from mpmath import mp
 from oracle import ball
 from oracle.precision import UndecidableError
 
+from .evidence import Certifier, Evidence, Fact, premises_hold
 from .ledgerfile import write_atomic
 from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
 
-__all__ = ["BITS", "Certifier", "Certifiers", "Evidence", "Fact", "certifiers", "certify_entry", "certify_ledger",
-           "check_certificate", "decode_instance", "encode_instance", "main", "raw_instance"]
+__all__ = ["BITS", "certifiers", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
+           "encode_instance", "main", "raw_instance"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
-
-RELATIONS = ("≤", "<", "≥", ">", "=")
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A premise decided exactly (a rational LDLᵀ, an integer count): ``proven`` is the decision."""
-
-    what: str
-    method: str
-    proven: bool
-
-
-@dataclass
-class Evidence:
-    """Two enclosures and the relation the statement asserts between them (``measured relation bound``).
-
-    ``premises``: the hypotheses of the statement at this instance, each a :class:`Fact` or an
-    :class:`Evidence` that must *hold* (an implication is refuted only with its premise proven);
-    ``hints``: JSON data the proof used (a witness vector as "p/q" strings), handed back to the
-    certifier on re-checking."""
-
-    relation: str
-    measured: arb
-    bound: arb
-    what: str
-    premises: list = field(default_factory=list)
-    hints: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        if self.relation not in RELATIONS:
-            raise ValueError(f"relation={self.relation!r} must be one of {RELATIONS}")
-        if not (isinstance(self.measured, arb) and isinstance(self.bound, arb)):
-            raise ValueError("measured and bound must be arb balls")
-
-    def violated(self) -> bool:
-        """Certain that ``measured relation bound`` is false."""
-        m, b = self.measured, self.bound
-        return {"≤": m > b, "<": m >= b, "≥": m < b, ">": m <= b, "=": not m.overlaps(b)}[self.relation]
-
-    def holds(self, strict: bool = False) -> bool:
-        """Certain that ``measured relation bound`` holds (``strict``: with room, measured ≠ bound)."""
-        m, b = self.measured, self.bound
-        if self.relation == "=":
-            return False if strict else bool(m == b)
-        less = self.relation in ("≤", "<")
-        if strict or self.relation in ("<", ">"):
-            return bool(m < b) if less else bool(m > b)
-        return bool(m <= b) if less else bool(m >= b)
-
-
-def _premises_hold(premises) -> bool:
-    return all(p.proven if isinstance(p, Fact) else p.holds() for p in premises)
-
-
-@dataclass(frozen=True)
-class Certifier:
-    claim_id: str
-    target: str  # "violation" (a falsified claim) or "repair" (the worst example of a verified repair)
-    method: str
-    evaluate: Callable | None = None
-    instance: Callable | None = None  # entry -> named instance, for single and statistical claims
-    reason: str = ""  # why it cannot be certified (evaluate is None)
-
-
-class Certifiers:
-    """The certifiers of one paper, by claim id (a decorator per target, as :class:`ClaimSet`)."""
-
-    def __init__(self, paper: str):
-        self.paper = paper
-        self.by_key: dict[tuple[str, str], Certifier] = {}
-
-    def _register(self, claim_id, target, **fields):
-        if not claim_id.startswith(self.paper + "."):
-            raise ValueError(f"claim_id={claim_id!r} must be a claim of paper {self.paper!r}")
-        if (claim_id, target) in self.by_key:
-            raise ValueError(f"claim_id={claim_id!r} has two {target} certifiers")
-        self.by_key[(claim_id, target)] = Certifier(claim_id, target, **fields)
-
-    def violation(self, claim_id: str, *, method: str, instance: Callable | None = None):
-        """Decorator: ``fn(inst, hints) -> Evidence`` whose :meth:`Evidence.violated` proves the claim false."""
-        def register(fn):
-            self._register(claim_id, "violation", method=method, evaluate=fn, instance=instance)
-            return fn
-        return register
-
-    def repair(self, claim_id: str, *, method: str, instance: Callable | None = None):
-        """Decorator: ``fn(inst, hints) -> Evidence`` holding strictly at the repair's worst example
-        (``instance(entry)``: the named instance of a single claim's repair, as for :meth:`violation`)."""
-        def register(fn):
-            self._register(claim_id, "repair", method=method, evaluate=fn, instance=instance)
-            return fn
-        return register
-
-    def cannot(self, claim_id: str, *, reason: str, target: str = "violation"):
-        """Declare that ``claim_id`` cannot be certified, and why (printed in the errata)."""
-        self._register(claim_id, target, method="", reason=reason)
 
 
 def certifiers() -> dict[tuple[str, str], Certifier]:
@@ -292,7 +187,7 @@ def _decides(cert: Certifier, ev: Evidence) -> bool:
         good = ev.violated()
     else:  # a repair holds with room, or with equality proven exactly (both enclosures exact: a tight worst example)
         good = ev.holds(strict=True) or (ev.holds() and ev.measured.is_exact() and ev.bound.is_exact())
-    return good and _premises_hold(ev.premises)
+    return good and premises_hold(ev.premises)
 
 
 def _premise_record(p) -> dict:
@@ -334,7 +229,7 @@ def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
                 "bound": _ball_record(ev.bound), "premises": [_premise_record(p) for p in ev.premises],
                 "hints": ev.hints}
         last = (f"at {bits} bits measured {ev.measured.str(8, radius=True)} {ev.relation} bound "
-                f"{ev.bound.str(8, radius=True)} not decided" + ("" if _premises_hold(ev.premises)
+                f"{ev.bound.str(8, radius=True)} not decided" + ("" if premises_hold(ev.premises)
                                                                  else "; a premise not proven"))
     return base | {"certified": False, "instance": encoded, "reason": f"not decided up to {BITS[-1]} bits ({last})"}
 

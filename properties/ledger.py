@@ -43,13 +43,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import engine, profiles
+from .contract import default_implementation
 from .engine import FALSE_ALARM, binomial_threshold
 from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
 from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
 
-__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_implementation", "default_jobs", "judge_by_id",
+__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id",
            "run_claim", "run_ledger", "summary_table"]
 
 @dataclass
@@ -206,15 +207,6 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: 
         result.verdict = "inconclusive"
         result.reason = f"error: {type(exc).__name__}: {exc}"
         result.extra = {"traceback": traceback.format_exc(limit=6).replace(_SOURCE_ROOT, "")}
-
-
-def default_implementation():
-    """The implementation the ledger judges by default: the project's own adapters, ``solvers.adapter``
-    (the one place in ``properties`` that imports ``solvers``; certificates that record the
-    implementation's outputs take it from here)."""
-    import solvers.adapter
-
-    return solvers.adapter
 
 
 def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,

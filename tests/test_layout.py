@@ -4,7 +4,7 @@
   they stand in a module, resolved to project modules).
 - Independence (DESIGN principle 1): ``oracle`` imports neither ``solvers``, ``properties`` nor JAX;
   ``solvers`` imports neither ``oracle`` nor ``properties``; ``properties`` imports ``solvers`` only
-  where the ledger takes the project's own implementation (``solvers.adapter``) as its default.
+  where the adapter contract names the project's own implementation (``solvers.adapter``) as the default.
 - Nothing in ``properties`` imports the validator but its front ends (the command line, the pytest suite).
 - No module imports another module's private names (``from m import _x``, ``m._x``).
 - Every public module says its surface in ``__all__`` and the surface is what ``__all__`` says (as
@@ -133,7 +133,7 @@ def test_properties_import_solvers_only_for_the_default_implementation():
             targets = [t for t, _ in _imports(m) if t.split(".")[0] == "solvers"]
             if targets:
                 users[m] = targets
-    assert set(users) <= {"properties.ledger"}, f"properties modules importing solvers: {users}"
+    assert set(users) <= {"properties.contract"}, f"properties modules importing solvers: {users}"
     assert all(t == ["solvers.adapter"] for t in users.values()), users
 
 

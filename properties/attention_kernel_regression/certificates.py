@@ -1,7 +1,7 @@
 """Certificates of paper 004's falsified claims and of their repairs' worst examples (issue 22).
 
 Each evaluator takes the statement's objects exactly (``fmpq``, ``fmpq_mat``, flags, labels, integers)
-and returns the :class:`~properties.certify.Evidence` that the claim fails there (or that its repair
+and returns the :class:`~properties.evidence.Evidence` that the claim fails there (or that its repair
 holds strictly), with the statement's premises decided exactly (ranks and LDLᵀ pivots in rationals).
 Quantities that involve an SVD are written through rational functions of the Gram matrix where the
 SVD's factors cancel (thmL.3.eq86, thmL.3.gd), so the enclosure is of an exact rational.  Claims about
@@ -22,8 +22,8 @@ from flint import arb, arb_mat, fmpq, fmpq_mat
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Evidence, Fact
-from ..ledger import default_implementation
+from ..contract import default_implementation
+from ..evidence import Evidence, Fact
 from . import certificates_sketch, certificates_statistics  # noqa: F401  (register the Section L certifiers)
 from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
 

@@ -11,7 +11,7 @@ from flint import arb, fmpq_mat
 
 from oracle import ball
 
-from ..certify import Certifiers, Fact
+from ..evidence import Certifiers, Fact
 
 __all__ = ["CERTIFIERS", "highest", "lowest", "psd_fact"]
 

@@ -20,8 +20,8 @@ from flint import acb_mat, arb, arb_mat, fmpq, fmpq_mat
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Evidence, Fact
-from ..ledger import default_implementation
+from ..contract import default_implementation
+from ..evidence import Evidence, Fact
 from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
 
 __all__ = ["exact_features", "exact_sketch", "features_gram", "gram_eigen_ratio", "kernel_ball", "null_vector",

@@ -21,9 +21,9 @@ from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from oracle import ball
 
-from ..certify import Evidence, Fact
+from ..contract import default_implementation
 from ..engine import FALSE_ALARM
-from ..ledger import default_implementation
+from ..evidence import Evidence, Fact
 from .certificates_common import CERTIFIERS
 from .certificates_sketch import exact_features, exact_sketch, features_gram, kernel_ball, null_vector, record_bits, restore_bits
 

@@ -1,6 +1,6 @@
 """Certificates of paper 003's falsified claims and of their repairs' worst examples (issue 22): each
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, ints for indices) and returns the
-:class:`~properties.certify.Evidence` that the claim fails there (or that its repair holds: strictly, or
+:class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds: strictly, or
 with equality proven in exact rationals where the worst example attains the bound, :mod:`.certificates_tight`).
 
 Loewner statements X ⪯ Y are refuted by a witness v with vᵀXv > vᵀYv (found numerically from the
@@ -18,7 +18,7 @@ from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from oracle import ball
 
-from ..certify import Certifiers, Evidence, Fact
+from ..evidence import Certifiers, Evidence, Fact
 from . import certificates_loss as L
 from . import certificates_tight as tight
 from .certificates_tight import diag as _diag

@@ -14,7 +14,7 @@ from flint.utils.flint_exceptions import DomainError
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Evidence, Fact
+from ..evidence import Evidence, Fact
 from . import certificates_loss as L
 
 __all__ = ["diag", "fact4_3_repair", "fact4_4_p6_repair", "kron", "least_eigenvalue", "lem9_1_p3_repair",

@@ -1,9 +1,9 @@
 """Certificates of paper 000's falsified claims and of their repairs' worst examples (issue 22).
 
 Each evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, flags, labels; the names
-are the claims' ``fields``) and returns the :class:`~properties.certify.Evidence` that the claim fails
+are the claims' ``fields``) and returns the :class:`~properties.evidence.Evidence` that the claim fails
 there (or that its repair holds strictly), with the statement's hypotheses proven as premises: exactly
-(:class:`~properties.certify.Fact`: rational comparisons, an LDLᵀ of XXᵀ) or by balls.  The paper's
+(:class:`~properties.evidence.Fact`: rational comparisons, an LDLᵀ of XXᵀ) or by balls.  The paper's
 objects in balls are :mod:`.certificates_model`'s; the experiment's claims (``emp.*``) are certified in
 :mod:`.certificates_experiment`.
 """
@@ -17,7 +17,7 @@ from flint import arb, fmpq
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..certify import Evidence, Fact
+from ..evidence import Evidence, Fact
 from . import certificates_experiment  # noqa: F401  (registers the emp.* certifiers on CERTIFIERS)
 from . import certificates_model as B
 from .certificates_common import CERTIFIERS

@@ -6,7 +6,7 @@ registers every certifier of the paper.
 
 from __future__ import annotations
 
-from ..certify import Certifiers
+from ..evidence import Certifiers
 
 __all__ = ["CERTIFIERS"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from flint import arb
 
-from ..certify import Evidence
-from ..ledger import default_implementation
+from ..contract import default_implementation
+from ..evidence import Evidence
 from . import certificates_model as B
 from . import experiments as E
 from .certificates_common import CERTIFIERS

@@ -1,6 +1,6 @@
 """Certificates of paper 001's falsified claims and of their repairs' worst examples (issue 22): each
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``) and returns the
-:class:`~properties.certify.Evidence` that the claim fails there (or that its repair holds).
+:class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds).
 
 Loewner statements X ⪯ Y between exact rational matrices are refuted by a witness: a rational v with
 vᵀ(Y − X)v < 0 (found in float64, rounded, recorded in the hints as "p/q" and reused by ``--check``), and
@@ -16,7 +16,7 @@ from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from oracle import ball
 
-from ..certify import Certifiers, Evidence, Fact
+from ..evidence import Certifiers, Evidence, Fact
 from . import certificates_newton as newton
 from .certificates_calculus import column, loss_exp
 

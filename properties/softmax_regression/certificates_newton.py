@@ -14,7 +14,7 @@ from flint import arb, arb_mat, fmpq
 
 from oracle import ball
 
-from ..certify import Evidence, Fact
+from ..evidence import Evidence, Fact
 from .certificates_calculus import column, loss, minimiser, newton_step, smallest_eigenvalue
 
 __all__ = ["lem8_7", "lem8_7_repair", "lem8_8", "lem8_8_repair", "thm9_1_accuracy", "thm9_1_accuracy_repair"]
