@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .contract import Adapter, AdapterSet
 from .toolkit.claims import Claim, ClaimSet
+from .toolkit.provenance import Convention, check_convention_choices
 
 __all__ = ["Paper"]
 
@@ -37,9 +38,13 @@ class Paper:
             functions of the adapter contract.
         experiment: the module running the paper's experiments (``python -m properties experiment
             <name>`` calls its ``main(argv, prog=...)``), or ``""`` when it has none.
+        conventions: the paper's table of conventions (:class:`~properties.toolkit.provenance.Convention`),
+            one row per choice its statements depend on; every claim takes the conventions it names from
+            this table, and the table is rendered on the paper's page.
 
     Raises:
-        ValueError: a field of the wrong form, or a claim set of another paper.
+        ValueError: a field of the wrong form, a claim set of another paper, or a claim naming a
+            convention (or a choice of one) the table does not hold.
     """
 
     name: str
@@ -51,6 +56,7 @@ class Paper:
     sections: tuple[ClaimSet, ...]
     adapters: tuple[AdapterSet, ...] = ()
     experiment: str = ""
+    conventions: tuple[Convention, ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -78,10 +84,26 @@ class Paper:
         if not isinstance(self.experiment, str) or (self.experiment
                                                      and not self.experiment.startswith(f"properties.{self.name}.")):
             raise ValueError(f"experiment={self.experiment!r} must be a module of properties.{self.name} or ''")
+        if not isinstance(self.conventions, tuple) or not all(isinstance(c, Convention) for c in self.conventions):
+            raise ValueError(f"conventions={self.conventions!r} must be a tuple of Conventions [{self.name}]")
+        names = [c.name for c in self.conventions]
+        if len(set(names)) != len(names):
+            raise ValueError(f"conventions={names!r} must name each convention once [{self.name}]")
+        for c in self.claims:
+            check_convention_choices(c.id, c.conventions, dict(c.conventions_used), self.conventions)
+
+    def convention(self, name: str) -> Convention:
+        """The row ``name`` of the paper's table of conventions."""
+        for c in self.conventions:
+            if c.name == name:
+                return c
+        raise ValueError(f"convention name={name!r} must be one of {tuple(c.name for c in self.conventions)} "
+                         f"[{self.name}]")
 
     @property
     def claims(self) -> tuple[Claim, ...]:
-        """Every claim of the sections, repairs included (they share their claim's id), in declaration order."""
+        """Every claim of the sections, repairs and alternative readings included (they share their claim's
+        id), in declaration order."""
         return tuple(c for s in self.sections for c in s)
 
     @property

@@ -21,7 +21,8 @@ from .contract import Adapter
 from .paper import Paper
 from .toolkit.claims import Claim, canonical_ids
 
-__all__ = ["adapters", "canonical_ids", "claims", "load_all", "paper", "paper_names", "papers", "select"]
+__all__ = ["adapters", "canonical_ids", "claims", "load_all", "paper", "paper_names", "papers", "reading_of",
+           "select"]
 
 
 def paper_names() -> tuple[str, ...]:
@@ -52,12 +53,13 @@ def _paper_claims(name: str) -> dict[str, Claim]:
     canonical = canonical_ids()
     found: dict[str, Claim] = {}
     repairs: dict[str, list[Claim]] = {}
+    readings: dict[str, list[Claim]] = {}
     for c in paper(name).claims:
         if c.id not in canonical or canonical[c.id]["paper"] != name:
             raise ValueError(f"properties.{name} declares claim {c.id!r}, which is not an id of claims.tsv "
                              f"for paper {name!r}")
-        if c.repair:
-            repairs.setdefault(c.id, []).append(c)
+        if c.repair or c.alternative:
+            (repairs if c.repair else readings).setdefault(c.id, []).append(c)
             continue
         if c.id in found:
             raise ValueError(f"claim {c.id!r} is declared twice ({found[c.id].func_name}, {c.func_name})")
@@ -66,7 +68,32 @@ def _paper_claims(name: str) -> dict[str, Claim]:
         if cid not in found:
             raise ValueError(f"properties.{name} declares a repair of {cid!r} but not the claim itself")
         found[cid] = dataclasses.replace(found[cid], repairs=tuple(rs))
+    for cid, rs in readings.items():
+        if cid not in found:
+            raise ValueError(f"properties.{name} declares an alternative reading of {cid!r} but not the claim itself")
+        names = [r.reading for r in rs]
+        if len(set(names)) != len(names):
+            raise ValueError(f"claim {cid!r} declares two alternative readings of one name: {names}")
+        found[cid] = dataclasses.replace(found[cid], readings=tuple(reading_of(found[cid], r) for r in rs))
     return found
+
+
+def reading_of(primary: Claim, reading: Claim) -> Claim:
+    """The declaration ``reading`` (``alternative=True``) as an alternative reading of ``primary``, checked
+    against it (``ValueError`` naming the claim otherwise): both name their reading, each reading's
+    name is its own, and the provenance is the claim's (a reading that declares none takes the claim's,
+    as it takes its source when it names none)."""
+    if not primary.reading:
+        raise ValueError(f"claim {primary.id!r} declares alternative readings, so its own declaration must name "
+                         f"its reading (reading='...')")
+    if reading.reading == primary.reading:
+        raise ValueError(f"claim {primary.id!r}: the alternative reading {reading.reading!r} has the name of the "
+                         f"claim's own reading")
+    if reading.provenance and primary.provenance and reading.provenance != primary.provenance:
+        raise ValueError(f"claim {primary.id!r}: reading {reading.reading!r} has provenance {reading.provenance!r}, "
+                         f"the claim {primary.provenance!r}")
+    return dataclasses.replace(reading, provenance=reading.provenance or primary.provenance,
+                               source=reading.source or primary.source)
 
 
 @functools.cache

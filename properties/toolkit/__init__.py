@@ -2,7 +2,8 @@
 precision-escalating judges, and the common strategies.
 
 Public names are re-exported here; the submodules are ``claims`` (Claim, ClaimSet and the shapes),
-``judge`` (eq, le, loewner, …), ``strategies``, ``outcome`` and ``facts`` (the facts several papers state
+``judge`` (eq, le, loewner, …), ``strategies``, ``outcome``, ``provenance`` (provenance, conventions,
+readings and the strength of a falsification) and ``facts`` (the facts several papers state
 alike, each declared once and called by every paper that states it).
 """
 
@@ -26,9 +27,11 @@ from .judge import start_dps as start_dps
 from .judge import worst as worst
 from .judge import worst_pair as worst_pair
 from .outcome import Outcome as Outcome
+from .provenance import Convention as Convention
+from .provenance import strength as strength
 
 __all__ = [
-    "VERDICTS", "Claim", "ClaimSet", "HypothesisUnmet", "Outcome", "UndecidableError", "at_precision",
+    "VERDICTS", "Claim", "ClaimSet", "Convention", "HypothesisUnmet", "Outcome", "UndecidableError", "at_precision",
     "canonical_ids", "eq", "float_outcome", "le", "loewner", "radius", "require", "slope", "start_dps",
-    "strategies", "to_oracle", "worst", "worst_pair",
+    "strategies", "strength", "to_oracle", "worst", "worst_pair",
 ]

@@ -20,6 +20,27 @@ declared with the same id and ``repair=True``; the registry attaches it to its c
 (``Claim.repairs``), so the ids stay exactly those of ``claims.tsv``, and the ledger judges each
 repair in the same run as its claim.
 
+What a verdict is about (:mod:`properties.toolkit.provenance`) is declared with the claim, through
+options every :class:`ClaimSet` method accepts:
+
+- ``provenance`` (R, R-partial, D, I): only where ``claims.tsv`` leaves the column empty; elsewhere it
+  must equal the file's value, which every claim carries.
+- ``source``: where the statement comes from when it is not the paper's text (the display or proof
+  steps a reconstruction rests on, quoted).
+- ``basis`` (``statement``, ``proof step``, ``constants``, ``evidence``) and ``basis_note``, required
+  unless the basis is the statement: the proof step refuted and why the theorem is not, the constants
+  chosen for an O/Θ̃/Ω̃ statement, or the confidence of the evidence.
+- ``conventions``: the names of the rows of the paper's table of conventions (``Paper.conventions``)
+  the statement depends on; ``conventions_used``: ``{name: choice}``, the alternative a reading judges
+  (``"paper"`` or an alternative's name from the table).
+- ``reading`` and ``alternative=True``: another reading of the same id, attached by the registry to
+  the claim as ``Claim.readings`` (as repairs are) and judged by the ledger in the same run; a claim
+  with alternatives names its own reading too.
+- ``vacuous_note``: for a claim that holds only under the harness's reading (vacuous or trivially
+  true under the paper's definitions), said on its page.
+- ``restored=False``: an R-partial claim whose failing part is the paper's own text (a falsification
+  of an R-partial claim is otherwise one of a reconstruction).
+
 Claims whose check calls an implementation name the adapter functions in ``uses``; their check takes
 the implementation module as its last argument, so the ledger runs them on ``solvers.adapter`` and
 ``python -m properties validate`` on any other module.
@@ -51,6 +72,7 @@ from oracle import linalg, to_mp
 
 from .judge import eq, float_outcome, le, loewner, slope
 from .outcome import Outcome
+from .provenance import BASES, PROVENANCES
 
 __all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "named_instance", "radius", "to_oracle"]
 
@@ -95,6 +117,17 @@ class Claim:
     repairs: tuple[Claim, ...] = ()
     fields: tuple[str, ...] = ()
     to_statement: Callable[..., dict] | None = None
+    provenance: str = ""
+    source: str = ""
+    basis: str = "statement"
+    basis_note: str = ""
+    conventions: tuple[str, ...] = ()
+    conventions_used: tuple[tuple[str, str], ...] = ()
+    reading: str = ""
+    alternative: bool = False
+    readings: tuple[Claim, ...] = ()
+    vacuous_note: str = ""
+    restored: bool = True
 
     def __post_init__(self):
         needs = {"search": ("strategy", "check"), "single": ("check",), "statistical": ("trial", "delta"),
@@ -108,6 +141,41 @@ class Claim:
             raise ValueError(f"fields={self.fields!r} must be a tuple of non-empty names [{self.id}]")
         if len(set(self.fields)) != len(self.fields):
             raise ValueError(f"fields={self.fields!r} must not repeat a name [{self.id}]")
+        self._check_provenance()
+
+    def _check_provenance(self):
+        """The fields saying what a verdict is about (:mod:`properties.toolkit.provenance`)."""
+        if self.provenance not in PROVENANCES + ("",):
+            raise ValueError(f"provenance={self.provenance!r} must be one of {PROVENANCES} [{self.id}]")
+        for name in ("source", "basis_note", "reading", "vacuous_note"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name}={getattr(self, name)!r} must be a string [{self.id}]")
+        if self.basis not in BASES:
+            raise ValueError(f"basis={self.basis!r} must be one of {BASES} [{self.id}]")
+        if self.basis != "statement" and not self.basis_note.strip():
+            raise ValueError(f"basis={self.basis!r} needs basis_note: the proof step refuted and why the theorem "
+                             f"is not, the constants chosen, or the confidence of the evidence [{self.id}]")
+        if not (isinstance(self.conventions, tuple) and all(isinstance(n, str) and n for n in self.conventions)
+                and len(set(self.conventions)) == len(self.conventions)):
+            raise ValueError(f"conventions={self.conventions!r} must be a tuple of distinct convention names "
+                             f"[{self.id}]")
+        if not (isinstance(self.conventions_used, tuple) and all(
+                isinstance(p, tuple) and len(p) == 2 and all(isinstance(s, str) and s for s in p)
+                for p in self.conventions_used)):
+            raise ValueError(f"conventions_used={self.conventions_used!r} must map convention names to choices "
+                             f"[{self.id}]")
+        if self.alternative and not self.reading.strip():
+            raise ValueError(f"an alternative reading needs reading='its name' [{self.id}]")
+        if self.alternative and self.repair:
+            raise ValueError(f"a declaration is a repair or an alternative reading, not both [{self.id}]")
+        if not self.restored and self.provenance != "R-partial":
+            raise ValueError(f"restored=False says an R-partial claim's failing part is the paper's text; "
+                             f"this claim's provenance is {self.provenance!r} [{self.id}]")
+
+    def convention_choices(self) -> dict[str, str]:
+        """Each convention the statement depends on, mapped to the choice judged (``"paper"`` unless
+        ``conventions_used`` picks an alternative)."""
+        return {**{name: "paper" for name in self.conventions}, **dict(self.conventions_used)}
 
 
 def named_instance(claim: Claim, instance) -> dict | None:
@@ -173,15 +241,26 @@ class ClaimSet:
 
     def _add(self, claim_id, fn, *, statement, hypotheses="", expected="verified", instances=None,
              trial=False, delta=None, trials=50, not_applicable=None, uses=(), examples=(),
-             max_examples=None, notes="", repair=False, fields=(), to_statement=None):
+             max_examples=None, notes="", repair=False, fields=(), to_statement=None, provenance=None,
+             source="", basis="statement", basis_note="", conventions=(), conventions_used=None, reading="",
+             alternative=False, vacuous_note="", restored=True):
         row = _CANONICAL.get(claim_id)
         if row is None:
             raise ValueError(f"claim_id={claim_id!r} must be an id of claims.tsv")
         if row["paper"] != self.paper:
             raise ValueError(f"claim_id={claim_id!r} belongs to paper {row['paper']!r}, not {self.paper!r}")
-        if any(c.id == claim_id and c.repair == repair and (not repair or c.statement == statement)
+        if any(c.id == claim_id and c.repair == repair and c.alternative == alternative
+               and (not repair or c.statement == statement) and (not alternative or c.reading == reading)
                for c in self.claims):
-            raise ValueError(f"claim_id={claim_id!r} is declared twice" + (" with this repair" if repair else ""))
+            raise ValueError(f"claim_id={claim_id!r} is declared twice" + (" with this repair" if repair else "")
+                             + (f" with reading {reading!r}" if alternative else ""))
+        tsv = row.get("provenance") or ""
+        if provenance is not None and tsv and provenance != tsv:
+            raise ValueError(f"provenance={provenance!r} differs from claims.tsv's {tsv!r} [{claim_id}]: declare "
+                             f"provenance only where claims.tsv leaves it empty")
+        if conventions_used is not None and not isinstance(conventions_used, dict):
+            raise ValueError(f"conventions_used={conventions_used!r} must be a dict of convention name -> choice "
+                             f"[{claim_id}]")
         if expected not in VERDICTS:
             raise ValueError(f"expected={expected!r} must be one of {VERDICTS}")
         if trial and (delta is None or not 0 < delta < 1):
@@ -197,7 +276,10 @@ class ClaimSet:
             delta=delta, trials=trials, not_applicable=not_applicable, uses=tuple(uses),
             examples=tuple(examples), max_examples=max_examples, notes=notes,
             func_name=f"{fn.__module__}.{fn.__qualname__}", repair=repair, fields=tuple(fields),
-            to_statement=to_statement,
+            to_statement=to_statement, provenance=tsv or provenance or "", source=source, basis=basis,
+            basis_note=basis_note, conventions=tuple(conventions),
+            conventions_used=tuple((conventions_used or {}).items()), reading=reading, alternative=alternative,
+            vacuous_note=vacuous_note, restored=restored,
         ))
         return fn
 
@@ -212,10 +294,11 @@ class ClaimSet:
         return lambda fn: self._add(claim_id, fn, statement=statement, trial=True, delta=delta, trials=trials,
                                     **options)
 
-    def not_applicable(self, claim_id: str, statement: str, *, reason: str, hypotheses: str = "", notes: str = ""):
-        """A claim no instance can check (a cited asymptotic fact, ...), with the reason."""
-        self._add(claim_id, lambda: None, statement=statement, hypotheses=hypotheses, expected="not-applicable",
-                  not_applicable=reason, notes=notes)
+    def not_applicable(self, claim_id: str, statement: str, *, reason: str, **options):
+        """A claim no instance can check (a cited asymptotic fact, ...), with the reason; options as
+        :meth:`check` (``hypotheses``, ``notes``, the provenance options)."""
+        self._add(claim_id, lambda: None, statement=statement, expected="not-applicable", not_applicable=reason,
+                  **options)
 
     # -- the common shapes ------------------------------------------------------------------
 

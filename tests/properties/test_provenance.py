@@ -1,0 +1,160 @@
+"""What a verdict is about: the provenance options of a claim, the paper's table of conventions, the
+readings the registry attaches, and the strength of a falsification (properties.toolkit.provenance)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from properties import registry
+from properties.paper import Paper
+from properties.toolkit import Claim, ClaimSet, Convention, Outcome, strength
+from properties.toolkit.provenance import AS_WRITTEN, STRENGTH_WORDS, STRENGTHS
+
+SIGMA = Convention("sigma_min", "Def A.1: σ_min(A) = min_{‖x‖₂=1} ‖Ax‖₂",
+                   alternatives=(("min_mn", "the least of the min(m, n) singular values"),))
+
+
+def _claim(provenance="R", **fields) -> Claim:
+    base = dict(id="x.y", paper="x", section="s", kind="inequality", statement="a ≤ b", hypotheses="",
+                expected="falsified", mode="single", check=lambda: Outcome(True, 0.0, 1.0, 1.0),
+                provenance=provenance)
+    return Claim(**{**base, **fields})
+
+
+def _tsv_id(provenance: str) -> tuple[str, str]:
+    """(id, paper) of a claims.tsv row with this provenance."""
+    return next((cid, row["paper"]) for cid, row in registry.canonical_ids().items()
+                if row["provenance"] == provenance)
+
+
+# -- strength: computed, never written; the meta-tests of what each verdict may claim ---------------------
+
+def test_strength_is_none_unless_falsified():
+    for verdict in ("verified", "inconclusive", "not-applicable"):
+        assert strength(_claim(), verdict) is None, verdict
+
+
+def test_a_claim_with_two_readings_of_which_one_holds_is_not_as_written():
+    assert strength(_claim(), "falsified", ["verified"]) == "reading"
+    assert strength(_claim(), "falsified", ["falsified", "verified"]) == "reading"
+
+
+def test_a_reading_under_another_convention_than_the_papers_is_a_reading():
+    claim = _claim(conventions=("sigma_min",), conventions_used=(("sigma_min", "min_mn"),))
+    assert strength(claim, "falsified", ["falsified"]) == "reading"
+
+
+def test_an_r_claim_whose_readings_all_fail_is_as_written():
+    assert strength(_claim(), "falsified") == AS_WRITTEN
+    assert strength(_claim(), "falsified", ["falsified", "inconclusive"]) == AS_WRITTEN
+    assert strength(_claim(conventions=("sigma_min",)), "falsified", ["falsified"]) == AS_WRITTEN
+
+
+@pytest.mark.parametrize("provenance", ["D", "I", "R-partial"])
+def test_a_reconstructed_claim_is_never_as_written(provenance):
+    for others in ((), ("falsified",), ("verified",)):
+        assert strength(_claim(provenance), "falsified", others) == "reconstruction", (provenance, others)
+
+
+def test_an_r_partial_claim_failing_on_the_papers_own_text_is_judged_as_an_r_claim():
+    assert strength(_claim("R-partial", restored=False), "falsified") == AS_WRITTEN
+
+
+@pytest.mark.parametrize("basis", ["proof step", "constants", "evidence"])
+def test_a_basis_other_than_the_statement_gives_that_strength(basis):
+    for provenance in ("R", "D"):
+        claim = _claim(provenance, basis=basis, basis_note="why")
+        assert strength(claim, "falsified", ["verified"]) == basis, (basis, provenance)
+
+
+def test_every_strength_is_worded():
+    assert set(STRENGTH_WORDS) == set(STRENGTHS)
+
+
+# -- the claim's fields and the ClaimSet options: bad declarations name the claim -------------------------
+
+def test_a_basis_other_than_the_statement_needs_its_note():
+    with pytest.raises(ValueError, match=r"basis='constants' needs basis_note.*\[x\.y\]"):
+        _claim(basis="constants")
+
+
+@pytest.mark.parametrize("fields, rule", [
+    (dict(provenance="X"), "provenance='X' must be one of"),
+    (dict(basis="proof"), "basis='proof' must be one of"),
+    (dict(alternative=True), "alternative reading needs reading="),
+    (dict(alternative=True, repair=True, reading="r"), "a repair or an alternative reading, not both"),
+    (dict(restored=False), "restored=False"),
+    (dict(conventions=("a", "a")), "conventions=.* distinct"),
+])
+def test_bad_provenance_fields_are_refused(fields, rule):
+    with pytest.raises(ValueError, match=rule):
+        _claim(**fields)
+
+
+def test_a_provenance_other_than_claims_tsvs_is_refused():
+    cid, paper = _tsv_id("D")
+    claims = ClaimSet(paper)
+    with pytest.raises(ValueError, match=rf"provenance='R' differs from claims.tsv's 'D' \[{cid}\]"):
+        claims.check(cid, "s", provenance="R")(lambda: Outcome(True, 0.0, 1.0, 1.0))
+
+
+def test_the_provenance_of_claims_tsv_is_the_claims_and_fills_an_empty_column():
+    cid, paper = _tsv_id("D")
+    claims = ClaimSet(paper)
+    claims.check(cid, "s")(lambda: Outcome(True, 0.0, 1.0, 1.0))
+    assert claims.claims[0].provenance == "D"
+    blank = next(cid for cid, row in registry.canonical_ids().items()
+                 if row["provenance"] == "" and row["paper"] == "attention_kernel_regression")
+    claims = ClaimSet("attention_kernel_regression")
+    claims.check(blank, "s", provenance="I", source="spec §L")(lambda: Outcome(True, 0.0, 1.0, 1.0))
+    assert claims.claims[0].provenance == "I"
+
+
+def test_convention_rows_are_checked():
+    with pytest.raises(ValueError, match="name='σ' must be a lower-case identifier"):
+        Convention("σ", "Def A.1")
+    with pytest.raises(ValueError, match="must quote the paper's definition"):
+        Convention("kappa", " ")
+    with pytest.raises(ValueError, match="other than 'paper'"):
+        Convention("kappa", "Def", alternatives=(("paper", "x"),))
+    assert SIGMA.choices == ("paper", "min_mn")
+    assert "min(m, n)" in SIGMA.meaning("min_mn")
+    with pytest.raises(ValueError, match="choice='other' must be one of"):
+        SIGMA.meaning("other")
+
+
+def _paper_with(*options_list) -> Paper:
+    cid, paper = _tsv_id("R")
+    claims = ClaimSet(paper)
+    for i, options in enumerate(options_list):
+        claims.check(cid, f"s{i}", **options)(lambda: Outcome(True, 0.0, 1.0, 1.0))
+    return Paper(name=paper, title="t", number="001", authors=("A",), year=2023, arxiv="2304.10411",
+                 sections=(claims,), conventions=(SIGMA,))
+
+
+def test_a_claim_takes_its_conventions_from_its_papers_table():
+    paper = _paper_with(dict(conventions=("sigma_min",), reading="paper's σ_min"),
+                        dict(alternative=True, reading="min(m, n)", conventions_used={"sigma_min": "min_mn"}))
+    assert paper.claims[1].convention_choices() == {"sigma_min": "min_mn"}
+    assert paper.claims[0].convention_choices() == {"sigma_min": "paper"}
+    with pytest.raises(ValueError, match=r"claim .* names convention 'norms', which is not in its paper's table"):
+        _paper_with(dict(conventions=("norms",)))
+    with pytest.raises(ValueError, match=r"claim .* reads convention 'sigma_min' as 'rank'"):
+        _paper_with(dict(conventions_used={"sigma_min": "rank"}))
+
+
+def test_the_registry_attaches_alternative_readings_like_repairs():
+    claim = next(c for c in registry.claims() if c.expected == "falsified" and not c.readings)
+    reading = dataclasses.replace(claim, alternative=True, reading="other", provenance="", source="")
+    with pytest.raises(ValueError, match="must name its reading"):
+        registry.reading_of(claim, reading)
+    primary = dataclasses.replace(claim, reading="as stated")
+    attached = registry.reading_of(primary, reading)
+    assert (attached.provenance, attached.source) == (claim.provenance, claim.source)
+    with pytest.raises(ValueError, match="has the name of the claim's own reading"):
+        registry.reading_of(primary, dataclasses.replace(reading, reading="as stated"))
+    other = next(p for p in ("R", "D") if p != claim.provenance)
+    with pytest.raises(ValueError, match=f"has provenance '{other}'"):
+        registry.reading_of(primary, dataclasses.replace(reading, provenance=other))
