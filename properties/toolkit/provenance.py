@@ -143,9 +143,15 @@ def strength(claim, verdict: str, reading_verdicts=()) -> str | None:
     3. another declared reading verified, or this one judging a convention other than the paper's own,
        is ``reading``;
     4. otherwise ``as written``.
+
+    Raises:
+        ValueError: a falsified claim without a provenance.
     """
     if verdict != "falsified":
         return None
+    if claim.provenance not in PROVENANCES:
+        raise ValueError(f"claim {claim.id} has provenance={claim.provenance!r}: the strength of its falsification "
+                         f"needs one of {PROVENANCES}")
     if claim.basis != "statement":
         return claim.basis
     if claim.provenance in ("D", "I") or (claim.provenance == "R-partial" and claim.restored):

@@ -69,6 +69,11 @@ def test_a_basis_other_than_the_statement_gives_that_strength(basis):
         assert strength(claim, "falsified", ["verified"]) == basis, (basis, provenance)
 
 
+def test_a_falsification_without_provenance_has_no_strength():
+    with pytest.raises(ValueError, match="claim x.y has provenance=''"):
+        strength(_claim(""), "falsified")
+
+
 def test_every_strength_is_worded():
     assert set(STRENGTH_WORDS) == set(STRENGTHS)
 
@@ -158,3 +163,39 @@ def test_the_registry_attaches_alternative_readings_like_repairs():
     other = next(p for p in ("R", "D") if p != claim.provenance)
     with pytest.raises(ValueError, match=f"has provenance '{other}'"):
         registry.reading_of(primary, dataclasses.replace(reading, provenance=other))
+
+
+# -- the registry: every claim says where it comes from and takes its conventions from its paper -----------
+
+def _declarations():
+    """Every registered declaration: each claim, its alternative readings and its repairs."""
+    return [d for c in registry.claims() for d in (c, *c.readings, *c.repairs)]
+
+
+def test_every_claim_of_every_paper_has_a_provenance():
+    missing = [c.id for c in registry.claims() if not c.provenance]
+    assert not missing, f"claims without a provenance (claims.tsv leaves it empty; declare provenance=...): {missing}"
+
+
+def test_every_reconstructed_finding_says_where_its_statement_comes_from():
+    """A falsification of a statement that is not the paper's text quotes what the reconstruction rests on."""
+    missing = [f"{d.id}{f' ({d.reading})' if d.reading else ''}" for d in _declarations()
+               if d.expected == "falsified" and not d.repair and d.provenance != "R" and not d.source.strip()]
+    assert not missing, f"falsified claims of provenance D/I/R-partial without source=...: {missing}"
+
+
+def test_each_claims_conventions_come_from_its_papers_table():
+    for paper in registry.papers():
+        rows = {c.name: c for c in paper.conventions}
+        for d in paper.claims:
+            for name, choice in d.convention_choices().items():
+                assert name in rows, f"{d.id} names convention {name!r}, not in {paper.name}'s table {tuple(rows)}"
+                assert choice in rows[name].choices, \
+                    f"{d.id} reads {name!r} as {choice!r}, not one of {rows[name].choices} [{paper.name}]"
+
+
+def test_every_reading_differs_from_its_claim_in_name_and_is_judged_with_it():
+    for c in registry.claims():
+        names = [c.reading, *(r.reading for r in c.readings)]
+        assert not c.readings or (all(names) and len(set(names)) == len(names)), f"{c.id}: reading names {names}"
+        assert all(r.alternative and r.provenance == c.provenance for r in c.readings), c.id
