@@ -41,8 +41,9 @@ STRENGTHS = (AS_WRITTEN, "reading", "reconstruction", "proof step", "constants",
 STRENGTH_WORDS = {
     AS_WRITTEN: "an error of the paper: the statement as written, with its own definitions, fails under every "
                 "declared reading",
-    "reading": "fails under one reading of a convention the paper leaves open (or defines otherwise) and holds "
-               "under another: an ambiguity, not an error",
+    "reading": "fails under some readings of a statement that admits several (a convention the paper leaves "
+               "open or defines otherwise, a typo-corrected form), not under all of them: an ambiguity, not an "
+               "error",
     "reconstruction": "refutes a reconstruction of a display the paper's text lost, not the paper's words",
     "proof step": "refutes a step of the proof; the theorem itself is not refuted",
     "constants": "refutes the constants the harness chose for an asymptotic statement, not the statement",
@@ -140,9 +141,9 @@ def strength(claim, verdict: str, reading_verdicts=()) -> str | None:
     1. a basis other than ``statement`` (``proof step``, ``constants``, ``evidence``) is the strength;
     2. provenance ``D`` or ``I``, or ``R-partial`` whose failing part is restored text
        (``claim.restored``), is ``reconstruction``;
-    3. another declared reading verified, or this one judging a convention other than the paper's own,
-       is ``reading``;
-    4. otherwise ``as written``.
+    3. another declared reading not falsified (verified, or undecided: then not every reading fails), or
+       this one judging a convention other than the paper's own, is ``reading``;
+    4. otherwise (every declared reading falsified) ``as written``.
 
     Raises:
         ValueError: a falsified claim without a provenance.
@@ -156,7 +157,7 @@ def strength(claim, verdict: str, reading_verdicts=()) -> str | None:
         return claim.basis
     if claim.provenance in ("D", "I") or (claim.provenance == "R-partial" and claim.restored):
         return "reconstruction"
-    if any(v == "verified" for v in reading_verdicts) or any(
+    if any(v != "falsified" for v in reading_verdicts) or any(
             choice != PAPER_CONVENTION for _, choice in claim.conventions_used):
         return "reading"
     return AS_WRITTEN

@@ -41,6 +41,10 @@ def test_a_claim_with_two_readings_of_which_one_holds_is_not_as_written():
     assert strength(_claim(), "falsified", ["falsified", "verified"]) == "reading"
 
 
+def test_a_claim_with_an_undecided_reading_is_not_as_written():
+    assert strength(_claim(), "falsified", ["inconclusive"]) == "reading"
+
+
 def test_a_reading_under_another_convention_than_the_papers_is_a_reading():
     claim = _claim(conventions=("sigma_min",), conventions_used=(("sigma_min", "min_mn"),))
     assert strength(claim, "falsified", ["falsified"]) == "reading"
@@ -48,7 +52,7 @@ def test_a_reading_under_another_convention_than_the_papers_is_a_reading():
 
 def test_an_r_claim_whose_readings_all_fail_is_as_written():
     assert strength(_claim(), "falsified") == AS_WRITTEN
-    assert strength(_claim(), "falsified", ["falsified", "inconclusive"]) == AS_WRITTEN
+    assert strength(_claim(), "falsified", ["falsified", "falsified"]) == AS_WRITTEN
     assert strength(_claim(conventions=("sigma_min",)), "falsified", ["falsified"]) == AS_WRITTEN
 
 
