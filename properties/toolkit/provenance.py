@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AS_WRITTEN", "BASES", "PAPER_CONVENTION", "PROVENANCES", "STRENGTHS", "STRENGTH_WORDS", "Convention",
-           "check_convention_choices", "strength"]
+__all__ = ["AS_WRITTEN", "BASES", "DECLARED_FIELDS", "NOT_JUDGED", "PAPER_CONVENTION", "PROVENANCES", "STRENGTHS",
+           "STRENGTH_WORDS", "Convention", "annotate", "check_convention_choices", "declared", "strength",
+           "with_strengths"]
 
 PROVENANCES = ("R", "R-partial", "D", "I")
 """Where a claim's statement comes from: the paper's text, partly restored, a reconstructed display, inferred."""
@@ -161,3 +162,48 @@ def strength(claim, verdict: str, reading_verdicts=()) -> str | None:
             choice != PAPER_CONVENTION for _, choice in claim.conventions_used):
         return "reading"
     return AS_WRITTEN
+
+
+# -- the ledger entry's fields saying what its verdict is about ---------------------------------------
+
+DECLARED_FIELDS = ("reading", "provenance", "source", "basis", "basis_note", "conventions")
+"""The fields of a ledger entry (and of each of its readings) taken from the claim's declaration."""
+
+NOT_JUDGED = "not judged in this ledger: it was written before the reading was declared"
+"""The reason of a reading a ledger lacks (:func:`annotate`): its verdict is ``inconclusive``."""
+
+
+def declared(claim) -> dict:
+    """The fields of :data:`DECLARED_FIELDS` of ``claim`` (a primary declaration or a reading), as a ledger
+    entry records them (``conventions``: each convention the statement depends on and the choice judged)."""
+    return {"reading": claim.reading, "provenance": claim.provenance, "source": claim.source,
+            "basis": claim.basis, "basis_note": claim.basis_note, "conventions": claim.convention_choices()}
+
+
+def with_strengths(claim, entry: dict) -> dict:
+    """``entry`` (a ledger entry of ``claim`` whose ``readings`` are judged in the order of
+    ``claim.readings``) with the ``strength`` of its verdict and of each reading's (:func:`strength`:
+    each reading's siblings are the claim's own reading and the other alternatives)."""
+    readings = list(entry.get("readings") or ())
+    if len(readings) != len(claim.readings):
+        raise ValueError(f"entry of claim {claim.id} has {len(readings)} readings, the claim declares "
+                         f"{len(claim.readings)}")
+    verdicts = [entry["verdict"]] + [r["verdict"] for r in readings]
+    out = {**entry, "strength": strength(claim, entry["verdict"], verdicts[1:]), "readings": [
+        {**r, "strength": strength(decl, r["verdict"], verdicts[:i + 1] + verdicts[i + 2:])}
+        for i, (decl, r) in enumerate(zip(claim.readings, readings))]}
+    return out
+
+
+def annotate(entry: dict, claim) -> dict:
+    """A ledger entry of ``claim`` with what its verdict is about, as the claim declares it now: the
+    fields of :data:`DECLARED_FIELDS` come from the declaration (a ledger written before them lacks
+    them), a declared reading the entry lacks is listed ``inconclusive`` with the reason
+    :data:`NOT_JUDGED` (so the claim is not counted ``as written``), a judged reading the claim no
+    longer declares is dropped, and the strengths are computed (:func:`with_strengths`).  The
+    verdicts, examples and counterexamples are the entry's."""
+    judged = {r.get("reading"): r for r in entry.get("readings") or ()}
+    readings = [{**judged[r.reading], **declared(r)} if r.reading in judged else
+                {"id": claim.id, "statement": r.statement, "verdict": "inconclusive", "reason": NOT_JUDGED,
+                 **declared(r)} for r in claim.readings]
+    return with_strengths(claim, {**entry, **declared(claim), "readings": readings})

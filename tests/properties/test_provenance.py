@@ -10,7 +10,7 @@ import pytest
 from properties import registry
 from properties.paper import Paper
 from properties.toolkit import Claim, ClaimSet, Convention, Outcome, strength
-from properties.toolkit.provenance import AS_WRITTEN, STRENGTH_WORDS, STRENGTHS
+from properties.toolkit.provenance import AS_WRITTEN, NOT_JUDGED, STRENGTH_WORDS, STRENGTHS, annotate, with_strengths
 
 SIGMA = Convention("sigma_min", "Def A.1: σ_min(A) = min_{‖x‖₂=1} ‖Ax‖₂",
                    alternatives=(("min_mn", "the least of the min(m, n) singular values"),))
@@ -203,3 +203,36 @@ def test_every_reading_differs_from_its_claim_in_name_and_is_judged_with_it():
         names = [c.reading, *(r.reading for r in c.readings)]
         assert not c.readings or (all(names) and len(set(names)) == len(names)), f"{c.id}: reading names {names}"
         assert all(r.alternative and r.provenance == c.provenance for r in c.readings), c.id
+
+
+# -- the ledger entry: declared fields, readings and strengths --------------------------------------------
+
+def _with_reading(provenance="R") -> Claim:
+    primary = _claim(provenance, reading="paper's σ_min", conventions=("sigma_min",))
+    other = _claim(provenance, reading="min(m, n)", alternative=True, statement="a ≤ b (min(m, n))",
+                   conventions_used=(("sigma_min", "min_mn"),))
+    return dataclasses.replace(primary, readings=(other,))
+
+
+def test_annotate_takes_the_declaration_and_computes_each_strength():
+    claim = _with_reading()
+    entry = {"id": "x.y", "verdict": "falsified", "provenance": "D",
+             "readings": [{"reading": "min(m, n)", "verdict": "verified"}]}
+    out = annotate(entry, claim)
+    assert (out["provenance"], out["reading"], out["conventions"]) == ("R", "paper's σ_min", {"sigma_min": "paper"})
+    assert out["strength"] == "reading" and out["readings"][0]["strength"] is None
+    assert out["readings"][0]["conventions"] == {"sigma_min": "min_mn"}
+    both = annotate({**entry, "readings": [{"reading": "min(m, n)", "verdict": "falsified"}]}, claim)
+    assert (both["strength"], both["readings"][0]["strength"]) == (AS_WRITTEN, "reading")
+
+
+def test_a_reading_the_ledger_did_not_judge_is_listed_undecided_and_keeps_the_claim_from_as_written():
+    out = annotate({"id": "x.y", "verdict": "falsified"}, _with_reading())
+    assert [(r["reading"], r["verdict"], r["reason"]) for r in out["readings"]] == \
+        [("min(m, n)", "inconclusive", NOT_JUDGED)]
+    assert out["strength"] == "reading"
+
+
+def test_with_strengths_needs_every_reading_judged():
+    with pytest.raises(ValueError, match="has 0 readings, the claim declares 1"):
+        with_strengths(_with_reading(), {"id": "x.y", "verdict": "falsified", "readings": []})
