@@ -36,12 +36,12 @@ from oracle import ball
 from oracle.precision import UndecidableError
 
 from .evidence import Certifier, Evidence, Fact, premises_hold
-from .ledgerfile import write_atomic
+from .ledgerfile import raw_instance, write_atomic
 from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
 
 __all__ = ["BITS", "certifiers", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
-           "encode_instance", "main", "raw_instance"]
+           "encode_instance", "main"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
@@ -138,29 +138,6 @@ def decode_instance(encoded: dict) -> dict:
     """The exact instance a certifier takes: numbers as ``fmpq``, vectors as n×1 and matrices as
     ``fmpq_mat``, flags, labels and integers as they are."""
     return {name: _decode_value(name, e) for name, e in encoded.items()}
-
-
-def raw_instance(value, arity: int | None = None):
-    """A ledger counterexample (JSON) as the drawn instance: a list of ``arity`` elements (the claim's
-    fields) as a tuple of them, and numeric rectangular nested lists as float64 arrays (a JSON list does
-    not say whether it was a tuple or an array: the claim's arity settles the top level)."""
-    if arity is not None and arity > 1 and isinstance(value, list) and len(value) == arity:
-        return tuple(raw_instance(v) for v in value)
-    if isinstance(value, list):
-        flat = np.asarray(value, dtype=object).ravel() if _rectangular(value) else None
-        if flat is not None and flat.size and all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                                                  for x in flat):
-            return np.asarray(value, dtype=float)
-        return tuple(raw_instance(v) for v in value)
-    return value
-
-
-def _rectangular(value) -> bool:
-    try:
-        arr = np.asarray(value, dtype=object)
-    except ValueError:
-        return False
-    return arr.ndim >= 1 and not any(isinstance(x, list) for x in arr.ravel())
 
 
 def _ball_record(x: arb) -> dict:

@@ -12,6 +12,10 @@
 - not-applicable claims: reported with their reason.
 - repairs (``Claim.repairs``): each is judged the same way in the same run, its entry under the
   claim's ``repairs``.
+- alternative readings (``Claim.readings``): each is judged the same way in the same run, its entry
+  under the claim's ``readings``; the entry and each reading record what the verdict is about
+  (``reading``, ``provenance``, ``source``, ``basis``, ``basis_note``, ``conventions``) and the
+  ``strength`` of a falsification (:mod:`properties.toolkit.provenance`).
 - ``shrink=False`` (the test suite's setting, :func:`run_claim`): a search stops at its first
   counterexample and re-checks it at doubled precision as found, unshrunk.  The same search finds
   the same first counterexample either way (shrinking starts after it); a shrinking run re-checks
@@ -44,14 +48,15 @@ from typing import Any
 
 from . import engine, profiles
 from .contract import default_implementation
-from .engine import FALSE_ALARM, binomial_threshold
+from .engine import FALSE_ALARM
 from .errors import AdapterAbort, HypothesisUnmet, UndecidableError
-from .ledgerfile import check_writable, jsonable, read_ledger, write_atomic
+from .ledgerfile import check_writable, instance_text, jsonable, read_ledger, write_atomic
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
+from .toolkit.provenance import DECLARED_FIELDS, STRENGTHS, declared, with_strengths
 
-__all__ = ["FALSE_ALARM", "Result", "binomial_threshold", "default_jobs", "judge_by_id",
-           "run_claim", "run_ledger", "summary_table"]
+__all__ = ["Result", "default_jobs", "judge_by_id", "run_claim", "run_ledger", "summary_table"]
+
 
 @dataclass
 class Result:
@@ -80,6 +85,14 @@ class Result:
     statement: str = ""
     extra: dict = field(default_factory=dict)
     repairs: list = field(default_factory=list)
+    reading: str = ""
+    readings: list = field(default_factory=list)
+    provenance: str = ""
+    source: str = ""
+    basis: str = "statement"
+    basis_note: str = ""
+    conventions: dict = field(default_factory=dict)
+    strength: str | None = None
 
     def as_dict(self) -> dict:
         return jsonable(dict(self.__dict__))
@@ -211,12 +224,14 @@ def _judge(claim: Claim, profile: str, seed: int, impl, result: Result, shrink: 
 
 def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=None,
               seed: int = profiles.DEFAULT_SEED, shrink: bool = True) -> Result:
-    """Judge one claim (and its repairs); ``impl`` is the implementation module for claims that
-    ``use`` adapters (default: the project's own ``solvers.adapter``); ``shrink=False`` stops each
-    search at its first counterexample (see the module docstring)."""
+    """Judge one claim (its repairs and its alternative readings too); ``impl`` is the implementation
+    module for claims that ``use`` adapters (default: the project's own ``solvers.adapter``);
+    ``shrink=False`` stops each search at its first counterexample (see the module docstring).  The
+    entry records what the verdict is about (:func:`properties.toolkit.provenance.declared`) and the
+    strength of each falsification, the claim's and each reading's."""
     profiles.load(profile)
-    if (claim.uses or any(r.uses for r in claim.repairs)) and impl is None:  # a repair may use adapters alone
-        impl = default_implementation()  # the ledger judges the project's own solvers
+    if any(c.uses for c in (claim, *claim.repairs, *claim.readings)) and impl is None:  # a repair may use
+        impl = default_implementation()  # adapters alone; the ledger judges the project's own solvers
     result = Result(claim.id, claim.paper, claim.section, claim.kind, claim.mode, "inconclusive",
                     expected=claim.expected, statement=claim.statement)
     t0 = time.perf_counter()
@@ -226,8 +241,20 @@ def run_claim(claim: Claim, *, profile: str = profiles.DEFAULT_PROFILE, impl=Non
                      expected=repair.expected, statement=repair.statement)
         _judge(repair, profile, seed, impl, sub, shrink)
         entry = sub.as_dict()
-        del entry["seconds"], entry["repairs"]  # timing is the claim's; repairs do not nest
+        for name in ("seconds", "repairs", "readings", "strength", *DECLARED_FIELDS):
+            del entry[name]  # timing is the claim's; repairs do not nest; a repair is no reading of the claim
         result.repairs.append(entry)
+    for reading in claim.readings:
+        sub = Result(reading.id, reading.paper, reading.section, reading.kind, reading.mode, "inconclusive",
+                     expected=reading.expected, statement=reading.statement, **declared(reading))
+        _judge(reading, profile, seed, impl, sub, shrink)
+        entry = sub.as_dict()
+        del entry["seconds"], entry["repairs"], entry["readings"]
+        result.readings.append(entry)
+    for name, value in declared(claim).items():
+        setattr(result, name, value)
+    judged = with_strengths(claim, {"verdict": result.verdict, "readings": result.readings})
+    result.strength, result.readings = judged["strength"], judged["readings"]
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -387,26 +414,35 @@ _SHOWN = 400  # characters of a counterexample the table shows
 
 
 def summary_table(entries: list[dict]) -> str:
-    """The ledger as a table: one line per claim entry, its tightness (worst measured/bound) only when
+    """The ledger as a table: one line per claim entry, the strength of a falsification
+    (:data:`~properties.toolkit.provenance.STRENGTHS`), its tightness (worst measured/bound) only when
     verified; under each falsified claim its statement, its counterexample in the statement's named
-    objects and what the counterexample measures against the bound; then the count of each verdict."""
-    lines = [f"{'id':<58} {'kind':<22} {'verdict':<14} {'examples':>8} {'tightness':>10}"]
-    from .report import instance_text
-
+    objects, what the counterexample measures against the bound and each alternative reading's verdict;
+    then the count of each verdict and of the falsified claims by strength."""
+    lines = [f"{'id':<58} {'kind':<22} {'verdict':<14} {'strength':<14} {'examples':>8} {'tightness':>10}"]
     for e in entries:
         ratio = (e.get("nonfinite", {}).get("worst_ratio") or _fmt_ratio(e["worst_ratio"])) \
             if e["verdict"] == "verified" else "-"
-        lines.append(f"{e['id']:<58} {e['kind'][:22]:<22} {e['verdict']:<14} {e['examples']:>8} {ratio:>10}")
-        if e["verdict"] == "falsified":  # the finding itself, in the statement's named objects (issue 22, item 3)
+        lines.append(f"{e['id']:<58} {e['kind'][:22]:<22} {e['verdict']:<14} {e.get('strength') or '-':<14} "
+                     f"{e['examples']:>8} {ratio:>10}")
+        if e["verdict"] == "falsified":  # the finding itself, in the statement's named objects
             shown = instance_text(e).replace("\n", " ")
             shown = shown if len(shown) <= _SHOWN else shown[:_SHOWN] + " … (in full with --json)"
             lines += [f"    stated: {e.get('statement', '')}", f"    counterexample: {shown}"]
             out = e.get("counterexample_outcome") or {}
             if isinstance(out.get("measured"), (int, float)) and isinstance(out.get("bound"), (int, float)):
                 lines.append(f"    measured: {out['measured']:.6g} against bound {out['bound']:.6g}")
+        lines += [f"    reading {r.get('reading')!r}: {r['verdict']}" + (f" ({r['strength']})" if r.get("strength")
+                                                                         else "") for r in e.get("readings") or ()]
     counts: dict[str, int] = {}
+    strengths: dict[str, int] = {}
     for e in entries:
         counts[e["verdict"]] = counts.get(e["verdict"], 0) + 1
+        if e["verdict"] == "falsified":
+            strengths[e.get("strength") or "none recorded"] = strengths.get(e.get("strength") or "none recorded", 0) + 1
     lines.append("")
     lines.append("  ".join(f"{v}: {n}" for v, n in sorted(counts.items())) + f"  (total {len(entries)})")
+    if strengths:
+        ordered = sorted(strengths.items(), key=lambda kv: STRENGTHS.index(kv[0]) if kv[0] in STRENGTHS else 99)
+        lines.append("falsified by strength: " + "  ".join(f"{v}: {n}" for v, n in ordered))
     return "\n".join(lines)

@@ -1,4 +1,7 @@
-"""The ledger's JSON file: values as JSON, the non-finite rule, atomic writes, reading for ``--resume``.
+"""The ledger's JSON vocabulary: values as JSON, the non-finite rule, atomic writes, reading for
+``--resume``, and an entry's instance read back (:func:`raw_instance`) or shown (:func:`instance_text`).
+
+The ledger, the report, the docs and the certificates all speak of entries through this module.
 
 The document is ``{"profile": ..., "seed": ..., "claims": [entry, ...]}`` with one entry per claim
 (the fields of :class:`properties.ledger.Result`), in the order of ``claims.tsv``.
@@ -22,6 +25,7 @@ import json
 import math
 import os
 import tempfile
+from fractions import Fraction
 
 import flint
 import numpy as np
@@ -29,10 +33,11 @@ from mpmath import mp
 
 from .toolkit import Outcome
 
-__all__ = ["ENTRY_FIELDS", "check_writable", "jsonable", "read_ledger", "write_atomic"]
+__all__ = ["ENTRY_FIELDS", "check_writable", "counterexample_text", "instance_text", "jsonable", "raw_instance",
+           "read_ledger", "write_atomic"]
 
 #: every entry's fields and the JSON types each may take (the fields of :class:`properties.ledger.Result`;
-#: tests/test_cli_errors.py holds the two equal): what ``--resume`` and ``report --from`` rely on.
+#: tests/properties/test_cli_errors.py holds the two equal): what ``--resume`` and ``report --from`` rely on.
 _TEXT, _INT, _NUMBER, _ANY = (str,), (int,), (int, float), None
 ENTRY_FIELDS = {
     "id": _TEXT, "paper": _TEXT, "section": _TEXT, "kind": _TEXT, "mode": _TEXT, "verdict": _TEXT,
@@ -41,11 +46,15 @@ ENTRY_FIELDS = {
     "worst_instance": (dict, type(None)), "counterexample_source": _TEXT + (type(None),),
     "counterexample_outcome": (dict, type(None)),
     "recheck_dps": _INT + (type(None),), "reason": _TEXT, "expected": _TEXT, "seconds": _NUMBER, "statement": _TEXT,
-    "extra": (dict,), "repairs": (list,),
+    "extra": (dict,), "repairs": (list,), "reading": _TEXT, "readings": (list,), "provenance": _TEXT,
+    "source": _TEXT, "basis": _TEXT, "basis_note": _TEXT, "conventions": (dict,), "strength": _TEXT + (type(None),),
 }
 
-#: fields added with the certified errata (issue 22): a ledger written before them reads as if they were null
-OPTIONAL_FIELDS = ("instance", "worst_example", "worst_instance")
+#: fields a ledger written before them lacks: the named instances of the certified errata (read as null), and
+#: what a verdict is about (``reading`` … ``strength``: the report and the docs take them from the registry,
+#: :func:`properties.toolkit.provenance.annotate`)
+OPTIONAL_FIELDS = ("instance", "worst_example", "worst_instance", "reading", "readings", "provenance", "source",
+                   "basis", "basis_note", "conventions", "strength")
 
 
 def _scalar_flag(x: float) -> str:
@@ -145,6 +154,8 @@ def _entry_problem(entry) -> str | None:
     if missing:
         return "lacks the field" + ("s " if len(missing) > 1 else " ") + ", ".join(repr(m) for m in missing)
     for name, types in ENTRY_FIELDS.items():
+        if name in OPTIONAL_FIELDS and name not in entry:
+            continue
         value = entry.get(name)
         if types is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
             return f"has {name}={value!r}, which must be of JSON type {' or '.join(t.__name__ for t in types)}"
@@ -169,3 +180,78 @@ def read_ledger(path: str) -> dict:
             raise ValueError(f"json path={path!r} cannot be read as a ledger: claims[{i}]"
                              + (f" ({cid!r})" if isinstance(cid, str) else "") + f" {problem}")
     return doc
+
+
+# -- an entry's instance: as the drawn instance, and as text ----------------------------------------
+
+def raw_instance(value, arity: int | None = None):
+    """A ledger counterexample (JSON) as the drawn instance: a list of ``arity`` elements (the claim's
+    fields) as a tuple of them, and numeric rectangular nested lists as float64 arrays (a JSON list does
+    not say whether it was a tuple or an array: the claim's arity settles the top level)."""
+    if arity is not None and arity > 1 and isinstance(value, list) and len(value) == arity:
+        return tuple(raw_instance(v) for v in value)
+    if isinstance(value, list):
+        flat = np.asarray(value, dtype=object).ravel() if _rectangular(value) else None
+        if flat is not None and flat.size and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                  for x in flat):
+            return np.asarray(value, dtype=float)
+        return tuple(raw_instance(v) for v in value)
+    return value
+
+
+def _rectangular(value) -> bool:
+    try:
+        arr = np.asarray(value, dtype=object)
+    except ValueError:
+        return False
+    return arr.ndim >= 1 and not any(isinstance(x, list) for x in arr.ravel())
+
+
+_SMALL = 16  # counterexamples with at most this many numbers also get exact fractions
+
+
+def _numbers(obj) -> list:
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return []
+    if isinstance(obj, (int, float)):
+        return [obj]
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _numbers(v)]
+    if isinstance(obj, (list, tuple)):
+        return [x for v in obj for x in _numbers(v)]
+    return []
+
+
+def _exact(x) -> str:
+    """An exact rendering of a float64: a fraction with a small denominator, else its hex form."""
+    if isinstance(x, int) or not math.isfinite(x) or x == int(x):
+        return repr(x)
+    f = Fraction(x)
+    if f.denominator == 1 or f.denominator <= 2**20:
+        return str(f)
+    return float(x).hex()
+
+
+def counterexample_text(cex) -> str:
+    """The counterexample as JSON with round-trip floats; small ones also value by value, exactly."""
+    text = json.dumps(cex, ensure_ascii=False)
+    nums = [x for x in _numbers(cex) if isinstance(x, float)]
+    if 0 < len(nums) <= _SMALL and any(_exact(x) != repr(x) for x in nums):
+        exact = ", ".join(f"{x!r} = {_exact(x)}" for x in dict.fromkeys(nums) if _exact(x) != repr(x))
+        text += f"\n  exactly: {exact}"
+    return text
+
+
+def _value_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def instance_text(entry: dict, field: str = "instance") -> str:
+    """The entry's instance in the statement's objects, by name (``X = [[…]], W = […], λ = 1.0,
+    causal = false``), or its unnamed counterexample when the ledger has no names."""
+    named = entry.get(field)
+    if isinstance(named, dict) and named:
+        return ", ".join(f"{k} = {_value_text(v)}" for k, v in named.items() if k != "nonfinite")
+    return counterexample_text(entry.get("counterexample" if field == "instance" else "worst_example"))

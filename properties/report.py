@@ -26,82 +26,30 @@ they are counted but kept out of the tightness table and figure, and so is any c
 below ``EQUALITY`` (a statement judged as an equality, whatever its kind in claims.tsv).
 
 :func:`readme_status` renders README's status section from the registry's recorded findings, which
-``tests/test_claims.py`` holds equal to a fresh ci-profile search; ``tests/test_report.py`` fails
+``tests/properties/test_claims.py`` holds equal to a fresh ci-profile search; ``tests/properties/test_report.py`` fails
 when README and it disagree.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 import shlex
 import subprocess
 from fnmatch import fnmatchcase
-from fractions import Fraction
 
 from .engine import EQUALITY
+from .ledgerfile import instance_text, jsonable, raw_instance
 from .registry import canonical_ids, claims, paper, paper_names
 
-__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "counterexample_text", "difference_table",
-           "instance_text", "provenance", "readme_status", "repair_status", "reproduce_command", "section_order",
-           "select_entries", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "difference_table", "provenance",
+           "readme_status", "repair_status", "reproduce_command", "section_order", "select_entries", "write_reports"]
 
 
 
 LOOSE = 0.01
 """A verified bound whose worst measured/bound stays below this is named as looser than 100×."""
-
-_SMALL = 16  # counterexamples with at most this many numbers also get exact fractions
-
-
-def _numbers(obj) -> list:
-    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
-        return []
-    if isinstance(obj, (int, float)):
-        return [obj]
-    if isinstance(obj, dict):
-        return [x for v in obj.values() for x in _numbers(v)]
-    if isinstance(obj, (list, tuple)):
-        return [x for v in obj for x in _numbers(v)]
-    return []
-
-
-def _exact(x) -> str:
-    """An exact rendering of a float64: a fraction with a small denominator, else its hex form."""
-    if isinstance(x, int) or not math.isfinite(x) or x == int(x):
-        return repr(x)
-    f = Fraction(x)
-    if f.denominator == 1 or f.denominator <= 2**20:
-        return str(f)
-    return float(x).hex()
-
-
-def counterexample_text(cex) -> str:
-    """The counterexample as JSON with round-trip floats; small ones also value by value, exactly."""
-    text = json.dumps(cex, ensure_ascii=False)
-    nums = [x for x in _numbers(cex) if isinstance(x, float)]
-    if 0 < len(nums) <= _SMALL and any(_exact(x) != repr(x) for x in nums):
-        exact = ", ".join(f"{x!r} = {_exact(x)}" for x in dict.fromkeys(nums) if _exact(x) != repr(x))
-        text += f"\n  exactly: {exact}"
-    return text
-
-
-def _value_text(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return json.dumps(v, ensure_ascii=False)
-
-
-def instance_text(entry: dict, field: str = "instance") -> str:
-    """The entry's instance in the statement's objects, by name (``X = [[…]], W = […], λ = 1.0,
-    causal = false``; issue 22 item 3), or its unnamed counterexample when the ledger has no names."""
-    named = entry.get(field)
-    if isinstance(named, dict) and named:
-        return ", ".join(f"{k} = {_value_text(v)}" for k, v in named.items() if k != "nonfinite")
-    return counterexample_text(entry.get("counterexample" if field == "instance" else "worst_example"))
-
 
 def _ball_text(rec: dict) -> str:
     return rec.get("text", "?")
@@ -360,8 +308,6 @@ def check_matplotlib() -> None:
 
 def _named(claim, entry: dict) -> dict:
     """The entry with its instances named by the registry's claim when the ledger predates the names."""
-    from .certify import raw_instance
-    from .ledgerfile import jsonable
     from .toolkit.claims import named_instance
 
     entry = dict(entry)
@@ -469,7 +415,7 @@ def difference_table(base: dict, deep: dict, base_name: str, deep_name: str) -> 
 
 def readme_status() -> str:
     """README's status tables, from the registry's recorded findings (held equal to a fresh
-    ci-profile search by tests/test_claims.py)."""
+    ci-profile search by tests/properties/test_claims.py)."""
     registered = claims()
     canonical = canonical_ids()
     lines = ["| paper | claim ids | registered | verified | falsified | not applicable |", "|---|---:|---:|---:|---:|---:|"]

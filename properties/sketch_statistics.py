@@ -39,13 +39,13 @@ import numpy as np
 from mpmath import mp
 from scipy import stats
 
-from oracle import attention_kernel_regression as O
+from oracle.sketch_bits import distortion_from_grams, int_scaled, sketch_grams
 
-from .ledger import FALSE_ALARM, binomial_threshold
+from .engine import FALSE_ALARM, binomial_threshold
 from .toolkit import Outcome
 from .toolkit.strategies import walsh_hadamard_columns
 
-__all__ = ["EMBEDDING", "FALSE_ALARM", "TRIALS", "Draws", "Embedding", "Hits", "bits_distribution", "bits_draws",
+__all__ = ["EMBEDDING", "TRIALS", "Draws", "Embedding", "Hits", "bits_distribution", "bits_draws",
            "bits_embedding", "coherent_inputs", "embedding", "exact_gram", "judge"]
 
 TRIALS = 64
@@ -273,7 +273,7 @@ def coherent_inputs(n: int, d: int) -> dict[str, np.ndarray]:
 
 def exact_gram(Y):
     """YᵀY of a float64 matrix, exactly (rows of Fractions)."""
-    N, k = O.int_scaled(np.asarray(Y, dtype=np.float64))
+    N, k = int_scaled(np.asarray(Y, dtype=np.float64))
     den = 1 << (2 * k)
     return [[Fraction(int(sum(N[:, i] * N[:, j])), den) for j in range(N.shape[1])] for i in range(N.shape[1])]
 
@@ -290,7 +290,7 @@ def embedding(sketch: Callable, n: int, label: str, rule: Embedding = EMBEDDING)
     for seed in range(rule.trials):
         grams = sketch(m, seed)
         for name, A in inputs.items():
-            dist = O.distortion_from_grams(*grams(A))
+            dist = distortion_from_grams(*grams(A))
             if dist > rule.eps:
                 bad[name].append((seed, dist))
     worst = None
@@ -312,13 +312,13 @@ _OSNAP_S = 4  # column sparsity of the OSNAP in the embedding check (divides m =
 
 def bits_embedding(kind: str, rule: Embedding = EMBEDDING) -> Callable:
     """The statistical check (``Adapter.statistical``) of ``<kind>_bits`` as a subspace embedding on coherent
-    inputs: the implementation's bits, the oracle's exact Grams (:func:`oracle.attention_kernel_regression.sketch_grams`)."""
+    inputs: the implementation's bits, the oracle's exact Grams (:func:`oracle.sketch_bits.sketch_grams`)."""
     n = _EMBEDDING_N[kind]
 
     def embedding_on_coherent_inputs(fn) -> Outcome:
         def sketch(m, seed):
             bits = fn(n, m, _OSNAP_S, seed) if kind == "osnap" else fn(n, m, seed)
-            return lambda A: O.sketch_grams(kind, bits, A)
+            return lambda A: sketch_grams(kind, bits, A)
 
         return embedding(sketch, n, f"{kind}_bits", rule)
 

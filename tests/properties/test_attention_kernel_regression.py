@@ -29,6 +29,7 @@ from scipy import stats
 from oracle import attention_kernel_regression as O
 from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_float_array, to_mp
+from oracle.sketch_bits import distortion_from_grams, int_scaled, sketch_int_matrix, sketch_times_int
 from properties.attention_kernel_regression import PAPER, costs
 from properties.engine import FALSE_ALARM, binomial_threshold
 from properties.errors import HypothesisUnmet
@@ -60,9 +61,9 @@ def test_kernel_oracle_sketch_matrices_match_solver(n):
         got = np.asarray(apply(bits, M))
         want = to_float_array(S * to_mp(M))
         assert np.allclose(got, want, rtol=1e-13, atol=1e-13 * np.abs(M).sum()), f"{kind}: oracle ≠ solver [n={n}]"
-        T, q, ks = O.sketch_int_matrix(kind, bits)
-        NM, km = O.int_scaled(M)
-        X, q2, ks2 = O.sketch_times_int(kind, bits, NM)
+        T, q, ks = sketch_int_matrix(kind, bits)
+        NM, km = int_scaled(M)
+        X, q2, ks2 = sketch_times_int(kind, bits, NM)
         assert q == q2 and ks == ks2 and (T.dot(NM) == X).all(), f"{kind}: fast exact product ≠ T·M [n={n}]"
     x, y = rng.standard_normal(3), rng.standard_normal(5)
     tb = sk.tensor_srht_bits(n, 3, 5, 7)
@@ -108,8 +109,8 @@ def test_kernel_oracle_hadamard_and_exact_helpers():
     (lambda: O.subspace_distortion(np.ones((3, 2)), np.ones((4, 3))), "SA has 2 columns"),
     (lambda: O.pinv_norm(np.eye(2), 3), "rank=3 must be in [0, min(rows, cols)=2]"),
     (lambda: O.ExactGram(np.ones((3, 2)), np.ones(2)), "b has 2 entries"),
-    (lambda: O.distortion_from_grams([[O.Fraction(1)]], [[O.Fraction(0)]]), "A must have full column rank"),
-    (lambda: O.sketch_int_matrix("fourier", {}), "kind='fourier' must be"),
+    (lambda: distortion_from_grams([[O.Fraction(1)]], [[O.Fraction(0)]]), "A must have full column rank"),
+    (lambda: sketch_int_matrix("fourier", {}), "kind='fourier' must be"),
     (lambda: O.backward_error_lstsq(np.eye(2), np.ones(2), np.zeros(2)), "x must be nonzero"),
 ])
 def test_kernel_oracle_value_errors(call, fragment):
