@@ -236,3 +236,15 @@ def test_a_reading_the_ledger_did_not_judge_is_listed_undecided_and_keeps_the_cl
 def test_with_strengths_needs_every_reading_judged():
     with pytest.raises(ValueError, match="has 0 readings, the claim declares 1"):
         with_strengths(_with_reading(), {"id": "x.y", "verdict": "falsified", "readings": []})
+
+
+def test_the_ledger_table_shows_each_falsifications_strength_and_each_readings_verdict():
+    from properties.ledger import summary_table
+
+    entry = {"id": "x.y", "kind": "inequality", "verdict": "falsified", "examples": 3, "worst_ratio": 2.0,
+             "statement": "a ≤ b", "counterexample": [1.0], "strength": "reading",
+             "readings": [{"reading": "min(m, n)", "verdict": "verified", "strength": None}]}
+    lines = summary_table([entry, {**entry, "id": "x.z", "strength": AS_WRITTEN, "readings": []}]).splitlines()
+    assert lines[0].split()[3] == "strength" and lines[1].split()[3] == "reading", lines[:2]
+    assert "    reading 'min(m, n)': verified" in lines, lines
+    assert lines[-1] == "falsified by strength: as written: 1  reading: 1", lines[-1]
