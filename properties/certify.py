@@ -9,11 +9,13 @@ the runner that evaluates them, writes the certificates and re-checks them.
 
 The certificate (JSON) holds the claim id and statement, the instance by name both as exact rationals
 and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius), the method, the
-precision in bits, the premises proven and any witness (``hints``).  :func:`check_certificate`
+precision in bits, the premises proven and any witness (``hints``), and what it proves: the claim's
+provenance, the reading judged and the strength of the falsification (:func:`what_is_proven`).  :func:`check_certificate`
 re-verifies one from its instance alone with python-flint: the certifier is run again at the recorded
 precision with the recorded witness, the violation (or the strict inequality of a repair) must be
-certain, every premise proven, and each recomputed enclosure must overlap the recorded one, so a
-certificate with a moved instance, a changed bound or swapped fields is rejected.
+certain, every premise proven, each recomputed enclosure must overlap the recorded one, and the
+provenance, reading and strength must be the registry's, so a certificate with a moved instance, a
+changed bound, swapped fields or an overstated strength is rejected.
 """
 
 from __future__ import annotations
@@ -39,9 +41,10 @@ from .evidence import Certifier, Evidence, Fact, premises_hold
 from .ledgerfile import raw_instance, write_atomic
 from .registry import load_all, paper_names
 from .toolkit.claims import Claim, named_instance
+from .toolkit.provenance import strength
 
 __all__ = ["BITS", "certifiers", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
-           "encode_instance", "main"]
+           "encode_instance", "main", "what_is_proven"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
@@ -174,11 +177,23 @@ def _premise_record(p) -> dict:
             "bound": _ball_record(p.bound), "proven": p.holds()}
 
 
+def what_is_proven(claim: Claim, target: str) -> dict:
+    """What a certificate of ``claim`` proves, as the registry declares it: the claim's ``provenance``,
+    the ``reading`` judged and, for a violation, the ``strength`` of the falsification (computed from the
+    recorded findings of the claim's readings, :func:`properties.toolkit.provenance.strength`); a repair
+    is no falsification (strength None)."""
+    primary = claim if not claim.repair else None
+    found = None if primary is None or target != "violation" else \
+        strength(primary, "falsified", [r.expected for r in primary.readings])
+    return {"provenance": claim.provenance, "reading": claim.reading, "strength": found}
+
+
 def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
     """The certificate of one ledger entry (a falsified claim, or a verified repair's worst example),
-    or a dict with ``certified: false`` and the reason it could not be certified."""
+    or a dict with ``certified: false`` and the reason it could not be certified; each says what it
+    proves (:func:`what_is_proven`)."""
     base = {"claim": claim.id, "paper": claim.paper, "section": claim.section, "statement": claim.statement,
-            "target": cert.target, "verdict": entry.get("verdict")}
+            "target": cert.target, "verdict": entry.get("verdict"), **what_is_proven(claim, cert.target)}
     if cert.evaluate is None:
         return base | {"certified": False, "reason": cert.reason}
     if cert.instance is not None:
@@ -223,6 +238,11 @@ def check_certificate(doc: dict, claims: dict[str, Claim], certs: dict) -> str:
         stated = [r.statement for r in claim.repairs] if target == "repair" else [claim.statement]
         if doc["statement"] not in stated:
             return "the statement differs from the registered claim's"
+        declared = claim if target != "repair" else next(r for r in claim.repairs if r.statement == doc["statement"])
+        for name, value in what_is_proven(declared, target).items():
+            if name not in doc or doc[name] != value:
+                return (f"{name}={doc.get(name, '(absent)')!r} recorded, but the registry declares {value!r} "
+                        f"(what the certificate proves must be the registry's)")
         cert = certs.get((cid, target))
         if cert is None or cert.evaluate is None:
             return f"no {target} certifier for {cid}"

@@ -248,3 +248,27 @@ def test_the_ledger_table_shows_each_falsifications_strength_and_each_readings_v
     assert lines[0].split()[3] == "strength" and lines[1].split()[3] == "reading", lines[:2]
     assert "    reading 'min(m, n)': verified" in lines, lines
     assert lines[-1] == "falsified by strength: as written: 1  reading: 1", lines[-1]
+
+
+# -- certificates say what they prove, and certify --check holds it to the registry ------------------------
+
+def test_a_certificate_carries_what_it_proves_and_a_tampered_strength_is_rejected():
+    import json
+    import pathlib
+
+    from properties.certify import certifiers, certify_entry, check_certificate
+
+    claims, certs = registry.load_all(), certifiers()
+    ledger = {e["id"]: e for e in json.loads(pathlib.Path("errata/ledger-ci.json").read_text())["claims"]}
+    cid = "softmax_regression.fact4.5.p5"  # (v∘u)(v∘u)ᵀ ⪯ ‖v‖∞²uuᵀ, refuted at u = (1, 1), v = (0, 1)
+    doc = certify_entry(claims[cid], ledger[cid], certs[(cid, "violation")])
+    claim = claims[cid]
+    assert doc["certified"], doc
+    assert (doc["provenance"], doc["reading"], doc["strength"]) == (
+        claim.provenance, claim.reading, strength(claim, "falsified", [r.expected for r in claim.readings]))
+    assert check_certificate(doc, claims, certs) == ""
+    overstated = next(s for s in STRENGTHS if s != doc["strength"])
+    assert "strength=" in check_certificate({**doc, "strength": overstated}, claims, certs)
+    assert "provenance=" in check_certificate({**doc, "provenance": "D" if claim.provenance != "D" else "R"},
+                                              claims, certs)
+    assert "(absent)" in check_certificate({k: v for k, v in doc.items() if k != "strength"}, claims, certs)
