@@ -4,7 +4,11 @@ statement judged, and how loose each true bound is (``python -m properties repor
 From a ledger (a JSON file written by ``python -m properties --json``, or a fresh run) it writes,
 per paper, ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png``:
 
-- every falsified claim: the statement as the paper states it, the shrunk counterexample as exact
+- every falsified claim: what the verdict is about (:func:`about_lines`: the strength of the
+  falsification, worded so that only ``as written`` reads as an error of the paper; the provenance and,
+  for a reconstruction, what it rests on; the reading and conventions judged; every alternative reading
+  with its own verdict), counted by strength (:func:`strength_counts`); the statement as the paper
+  states it, the shrunk counterexample as exact
   numbers (float64 values printed so that they round-trip, and for small counterexamples each value
   also as an exact fraction or hexadecimal float), measured against bound with the digits that
   support the verdict, the precision of the re-check, and where the counterexample came from;
@@ -42,9 +46,11 @@ from fnmatch import fnmatchcase
 from .engine import EQUALITY
 from .ledgerfile import instance_text, jsonable, raw_instance
 from .registry import canonical_ids, claims, paper, paper_names
+from .toolkit.provenance import AS_WRITTEN, PROVENANCE_WORDS, STRENGTH_WORDS, STRENGTHS, annotate, strength
 
-__all__ = ["EQUALITY", "LOOSE", "certificate_text", "check_matplotlib", "difference_table", "provenance",
-           "readme_status", "repair_status", "reproduce_command", "section_order", "select_entries", "write_reports"]
+__all__ = ["EQUALITY", "LOOSE", "about_lines", "certificate_text", "check_matplotlib", "conventions_table",
+           "conventions_text", "difference_table", "provenance", "readme_status", "repair_status",
+           "reproduce_command", "section_order", "select_entries", "strength_counts", "write_reports"]
 
 
 
@@ -174,7 +180,7 @@ def _fmt(x) -> str:
 def _falsified_entry(c: dict) -> list[str]:
     out = c.get("counterexample_outcome") or {}
     lines = [f"### `{c['id']}`", "", f"- Section: {c['section']} ({c['kind']})",
-             f"- Stated: {c['statement']}"]
+             f"- Stated: {c['statement']}", *about_lines(c)]
     if c.get("hypotheses"):
         lines.append(f"- Hypotheses: {c['hypotheses']}")
     source = {"search": "found by the Hypothesis search", "explicit": "from an explicit example"}.get(
@@ -204,6 +210,79 @@ def _falsified_entry(c: dict) -> list[str]:
     return lines + [""]
 
 
+def conventions_text(entry: dict) -> str:
+    """The conventions an entry was judged under, briefly (each row of its paper's table,
+    :func:`conventions_table`, names what a choice means): ``sigma_min: the paper's; kappa: min(m,n)``."""
+    unit = paper(entry["paper"]) if entry.get("paper") in paper_names() else None
+    parts = []
+    for name, choice in (entry.get("conventions") or {}).items():
+        if choice != "paper":
+            parts.append(f"{name}: {choice}")
+        elif unit is not None and unit.convention(name).paper.startswith("not fixed"):
+            parts.append(f"{name}: the harness's (the paper fixes none)")
+        else:
+            parts.append(f"{name}: the paper's")
+    return "; ".join(parts)
+
+
+def conventions_table(name: str) -> list[str]:
+    """The table of conventions of paper ``name`` (``Paper.conventions``) as markdown lines: each
+    convention, the paper's own definition, what the harness uses where the paper fixes none, and the
+    alternative readings by name."""
+    rows = paper(name).conventions
+    if not rows:
+        return ["The paper's unit declares no conventions."]
+    lines = ["| convention | the paper | the harness | alternative readings |", "|---|---|---|---|"]
+    for c in rows:
+        alternatives = "; ".join(f"`{n}`: {m}" for n, m in c.alternatives) or "—"
+        lines.append("| " + " | ".join(x.replace("|", "\\|") for x in (f"`{c.name}`", c.paper, c.harness or "—",
+                                                                          alternatives)) + " |")
+    return lines
+
+
+def about_lines(entry: dict, indent: str = "") -> list[str]:
+    """What a ledger entry's verdict is about, as markdown list items: the strength of a falsification in
+    the words of :data:`~properties.toolkit.provenance.STRENGTH_WORDS`, the provenance (and what a
+    reconstruction rests on), the basis when it is not the statement, the reading and the conventions
+    judged, and each alternative reading with its verdict, strength and counterexample (a reading has
+    no certifier of its own: its falsification is not certified)."""
+    lines = []
+    if entry.get("strength"):
+        lines.append(f"{indent}- Strength: **{entry['strength']}**: {STRENGTH_WORDS[entry['strength']]}")
+    if entry.get("provenance"):
+        lines.append(f"{indent}- Provenance: {entry['provenance']} ({PROVENANCE_WORDS[entry['provenance']]})"
+                     + (f"; the statement rests on: {entry['source']}" if entry.get("source") else ""))
+    if entry.get("basis") not in (None, "statement"):
+        lines.append(f"{indent}- Basis: {entry['basis']}: {entry.get('basis_note', '')}")
+    if entry.get("reading") or entry.get("conventions"):
+        lines.append(f"{indent}- Reading: " + (f"`{entry['reading']}`" if entry.get("reading") else "the statement")
+                     + (f"; conventions: {conventions_text(entry)}" if entry.get("conventions") else ""))
+    for r in entry.get("readings") or ():
+        lines.append(f"{indent}- Alternative reading `{r.get('reading')}`: {r['statement']} — **{r['verdict']}**"
+                     + (f" ({r['strength']})" if r.get("strength") else "")
+                     + (f"; conventions: {conventions_text({**r, 'paper': entry.get('paper')})}"
+                        if r.get("conventions") else "") + (f"; {r['reason']}" if r.get("reason") else ""))
+        if r["verdict"] == "falsified":
+            lines.append(f"{indent}  - Counterexample: `{instance_text(r)}`".replace("\n  ", "`\n  `"))
+            lines.append(f"{indent}  - Certificate: not certified (no certifier is declared for this reading; "
+                         "the claim's certificate proves its own reading)")
+    return lines
+
+
+def strength_counts(entries) -> dict[str, int]:
+    """The falsified entries counted by strength, in the order of
+    :data:`~properties.toolkit.provenance.STRENGTHS` (strengths of no entry left out)."""
+    found = [e.get("strength") for e in entries if e["verdict"] == "falsified"]
+    return {s: found.count(s) for s in STRENGTHS if s in found}
+
+
+def _strength_sentence(counts: dict[str, int]) -> str:
+    errors = counts.get(AS_WRITTEN, 0)
+    return (f"By strength: {', '.join(f'{s} {n}' for s, n in counts.items())}.  Only *{AS_WRITTEN}* is an error "
+            f"of the paper ({errors} here); the others refute a reading, a reconstruction, a proof step, the "
+            "harness's constants, or are evidence, and are worded so below.")
+
+
 def repair_status(entry: dict) -> str:
     """One word for the repairs of a ledger entry: "none known" (the claim's notes say why), "falsified"
     when any repair is, "verified" when all are, else the first other verdict (e.g. "inconclusive")."""
@@ -228,15 +307,24 @@ def _paper_markdown(name: str, entries: list[dict], header: list[str], tight: li
              f"{', '.join(unit.authors)} ({unit.year}), arXiv:{unit.arxiv}.", "", *header, "",
              f"{len(entries)} of the {total} claim ids of this paper are in the ledger: "
              + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) + ".", ""]
+    lines += ["## Conventions", "", "The paper's table of conventions: each claim names the rows its statement "
+              "depends on and the choice it is judged under.", "", *conventions_table(name), ""]
     falsified = [c for c in entries if c["verdict"] == "falsified"]
     lines += ["## Falsified claims", ""]
     if falsified:
         status = {}
         for c in falsified:
             status[repair_status(c)] = status.get(repair_status(c), 0) + 1
-        lines += [f"Repairs of the {len(falsified)} falsified claims: "
+        lines += [_strength_sentence(strength_counts(falsified)), "",
+                  f"Repairs of the {len(falsified)} falsified claims: "
                   + ", ".join(f"{v} {n}" for v, n in sorted(status.items())) + ".", ""]
     lines += [x for c in falsified for x in _falsified_entry(c)] or ["None.", ""]
+    failing = [c for c in entries if c["verdict"] != "falsified"
+               and any(r["verdict"] == "falsified" for r in c.get("readings") or ())]
+    if failing:
+        lines += ["## Readings that fail where the claim's own reading does not", ""]
+        for c in failing:
+            lines += [f"### `{c['id']}` ({c['verdict']})", "", f"- Stated: {c['statement']}", *about_lines(c), ""]
     other = [c for c in entries if c["verdict"] in ("not-applicable", "inconclusive")]
     lines += ["## Not applicable and inconclusive", ""]
     lines += [f"- `{c['id']}` ({c['verdict']}): {c['statement']} — {c.get('reason') or 'no reason given'}"
@@ -334,6 +422,7 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     check_matplotlib()
     registry = {c.id: c for c in claims()}
     by_paper: dict[str, list[dict]] = {}
+    filled = False
     for c in ledger["claims"]:
         known = registry.get(c["id"])
         if known is not None:
@@ -343,6 +432,8 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
                  "repairs": [_named(by_statement[r["statement"]], {"notes": notes.get(r["statement"], ""), **r})
                              if r.get("statement") in by_statement else r for r in c.get("repairs") or ()]}
             c = _named(known, c)
+            filled = filled or "strength" not in c
+            c = annotate(c, known)
         if certificates is not None:
             c = {**c, "certificates": {t: certificates.get((c["id"], t)) for t in ("violation", "repair")}}
         by_paper.setdefault(c["paper"], []).append(c)
@@ -353,7 +444,9 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     header = [f"- Commit: {ledger.get('commit') or commit}; attention-claims {version}",
               f"- Profile: {ledger.get('profile')}; seed: {ledger.get('seed', 'the profile default')}"
               + (f"; tightness from {tightness_source} (profile {tightness.get('profile')})" if tightness else ""),
-              f"- Reproduce: `{command or 'python -m properties report'}`"]
+              f"- Reproduce: `{command or 'python -m properties report'}`",
+              "- What each verdict is about (provenance, reading, conventions, strength): as the registry declares "
+              "it" + (" (the ledger predates some of these fields)" if filled else "")]
     os.makedirs(out_dir, exist_ok=True)
     written = []
     for name in papers or [name for name in paper_names() if name in by_paper]:
@@ -415,19 +508,28 @@ def difference_table(base: dict, deep: dict, base_name: str, deep_name: str) -> 
 
 def readme_status() -> str:
     """README's status tables, from the registry's recorded findings (held equal to a fresh
-    ci-profile search by tests/properties/test_claims.py)."""
+    ci-profile search by tests/properties/test_claims.py): per paper the verdicts and the falsified claims
+    by strength (:func:`~properties.toolkit.provenance.strength` of the recorded findings), then each
+    falsified claim with its strength, provenance, statement and readings."""
     registered = claims()
     canonical = canonical_ids()
-    lines = ["| paper | claim ids | registered | verified | falsified | not applicable |", "|---|---:|---:|---:|---:|---:|"]
+    found = {c.id: strength(c, c.expected, [r.expected for r in c.readings]) for c in registered}
+    lines = ["| paper | claim ids | registered | verified | falsified | " + " | ".join(STRENGTHS)
+             + " | not applicable |", "|---|---:|---:|---:|---:|" + "---:|" * len(STRENGTHS) + "---:|"]
     for name in paper_names():
         mine = [c for c in registered if c.paper == name]
         count = {v: sum(c.expected == v for c in mine) for v in ("verified", "falsified", "not-applicable")}
         total = sum(1 for row in canonical.values() if row["paper"] == name)
+        by_strength = " | ".join(str(sum(found[c.id] == s for c in mine)) for s in STRENGTHS)
         lines.append(f"| {name} | {total} | {len(mine)} | {count['verified']} | {count['falsified']} | "
-                     f"{count['not-applicable']} |")
-    lines += ["", "| falsified claim | stated | repairs judged |", "|---|---|---|"]
+                     f"{by_strength} | {count['not-applicable']} |")
+    lines += ["", f"Falsified claims by strength: only *{AS_WRITTEN}* is an error of the paper; "
+              + "; ".join(f"*{s}*: {STRENGTH_WORDS[s]}" for s in STRENGTHS[1:]) + ".",
+              "", "| falsified claim | strength | provenance | stated | readings | repairs judged |",
+              "|---|---|---|---|---|---|"]
     for c in registered:
         if c.expected == "falsified":
             stated = c.statement.replace("|", "\\|")
-            lines.append(f"| `{c.id}` | {stated} | {len(c.repairs)} |")
+            readings = ", ".join(f"{r.reading}: {r.expected}" for r in c.readings) or "—"
+            lines.append(f"| `{c.id}` | {found[c.id]} | {c.provenance} | {stated} | {readings} | {len(c.repairs)} |")
     return "\n".join(lines)
