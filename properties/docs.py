@@ -110,6 +110,57 @@ def _verdict(entry: dict, source: str, ci_entry: dict | None) -> str:
     return head + (f"; {entry['reason']}" if entry.get("reason") else "")
 
 
+def _about(claim) -> list[str]:
+    """Where the statement comes from and the conventions it is judged under (the registry's declaration)."""
+    from .report import conventions_text
+    from .toolkit.provenance import PROVENANCE_WORDS
+
+    lines = [f"- **Provenance:** {claim.provenance} ({PROVENANCE_WORDS[claim.provenance]})"
+             + (f"; the statement rests on: {claim.source}" if claim.source else "")]
+    conventions = conventions_text({"paper": claim.paper, "conventions": claim.convention_choices()})
+    if claim.reading or conventions:
+        lines.append("- **Reading:** " + (f"`{claim.reading}`" if claim.reading else "the statement")
+                     + (f"; conventions: {conventions}" if conventions else ""))
+    if claim.basis != "statement":
+        lines.append(f"- **Basis:** {claim.basis}: {claim.basis_note}")
+    return lines
+
+
+def _annotated(claim, deep: dict, ci: dict) -> tuple[dict | None, str]:
+    """(the claim's entry with what its verdict is about, the ledger its readings' verdicts come from):
+    the deep ledger's entry, else the ci ledger's; readings from the ci ledger when the deep one predates
+    them; what a ledger lacks is completed from the registry (:func:`properties.toolkit.provenance.annotate`)."""
+    from .toolkit.provenance import annotate
+
+    entry, where = (deep[claim.id], DEEP) if claim.id in deep else (ci.get(claim.id), CI)
+    if entry is None:
+        return None, where
+    if "readings" not in entry and "readings" in ci.get(claim.id, {}):
+        entry, where = {**entry, "readings": ci[claim.id]["readings"]}, CI
+    return annotate(entry, claim), where
+
+
+def _judged_readings(claim, deep: dict, ci: dict) -> list[str]:
+    """The strength of a falsification and each alternative reading with its verdict; a verified claim's
+    note where it holds only under the harness's reading."""
+    from .report import conventions_text
+    from .toolkit.provenance import NOT_JUDGED, STRENGTH_WORDS
+
+    entry, where = _annotated(claim, deep, ci)
+    if entry is None:
+        return []
+    lines = [f"- **Strength:** **{entry['strength']}**: {STRENGTH_WORDS[entry['strength']]}"] if entry["strength"] else []
+    for decl, r in zip(claim.readings, entry["readings"]):
+        conventions = conventions_text({"paper": claim.paper, "conventions": r["conventions"]})
+        verdict = "not judged in the ledgers" if r.get("reason") == NOT_JUDGED else _verdict(r, where, None)
+        lines.append(f"- **Alternative reading** `{decl.reading}`: {decl.statement}"
+                     + (f" (conventions: {conventions})" if conventions else "") + f": {verdict}"
+                     + (f"; strength **{r['strength']}**" if r.get("strength") else ""))
+    if claim.vacuous_note and entry["verdict"] == "verified":
+        lines.append(f"- **Holds only under the harness's reading:** {claim.vacuous_note}")
+    return lines
+
+
 def _claim(claim, deep: dict, ci: dict) -> list[str]:
     entry, source = (deep[claim.id], DEEP) if claim.id in deep else (ci.get(claim.id), CI)
     lines = [f'### <a id="{claim.id}"></a>`{claim.id}`', "",
@@ -119,7 +170,9 @@ def _claim(claim, deep: dict, ci: dict) -> list[str]:
         lines.append(f"- **Hypotheses:** {claim.hypotheses}")
     if claim.uses:
         lines.append(f"- **Uses** (adapter functions): {', '.join(f'`{u}`' for u in claim.uses)}")
+    lines += _about(claim)
     lines.append(f"- **Verdict:** {_verdict(entry, source, ci.get(claim.id)) if entry else 'not in either ledger'}")
+    lines += _judged_readings(claim, deep, ci)
     judged = {r["statement"]: r for r in (entry or {}).get("repairs", [])}
     for r in claim.repairs:
         got = judged.get(r.statement)
@@ -141,11 +194,16 @@ def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
     deep, ci = _ledger(root)
     mine = [c for c in load_all().values() if c.paper == name]
     notes = _read(f"docs/source/{name}-notes.md", root)
-    count = {}
+    count, strengths = {}, []
     for c in mine:
-        entry = deep.get(c.id) or ci.get(c.id)
+        entry, _ = _annotated(c, deep, ci)
         v = entry["verdict"] if entry else "not run"
         count[v] = count.get(v, 0) + 1
+        strengths.append((entry or {}).get("strength"))
+    from .report import conventions_table
+    from .toolkit.provenance import AS_WRITTEN, STRENGTHS
+
+    by_strength = ", ".join(f"{strengths.count(s)} {s}" for s in STRENGTHS if s in strengths)
     lines = [_HEADER.format(sources=f"the registry (properties/{name}/), {DEEP}, {CI} and "
                                     f"docs/source/{name}-notes.md").rstrip("\n"), "",
              f"# {unit.title}", "",
@@ -155,6 +213,11 @@ def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
              f" in the committed ledgers (`{DEEP}`, profile thorough; `{CI}` for a claim not in it).  "
              f"The errata with every counterexample as exact numbers and its certificate: "
              f"[`errata/ERRATA-{name}.md`](../errata/ERRATA-{name}.md).", "",
+             *([f"Falsified by strength: {by_strength}; only *{AS_WRITTEN}* is an error of the paper (the "
+                "others refute a reading, a reconstruction, a proof step or the harness's constants, or are "
+                "evidence: each claim's strength says which).", ""] if by_strength else []),
+             "- [Conventions](#conventions): the paper's table of conventions (σ_min, κ, norms, …) that every "
+             "claim's statement takes its meaning from.",
              "- [Claims](#claims): each with the paper's numbering, statement, hypotheses, verdict, repairs and "
              "the investigation's notes.",
              "- [Definitions, algorithms and derivation notes](#notes): the objects the statements name; the "
@@ -162,6 +225,10 @@ def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
              "Tightness is the worst measured/bound ratio of an inequality over the search (≤ 1 holds, near 1 "
              "tight); for an identity, the worst relative discrepancy; for a Loewner claim X ⪯ Y, "
              "1 − λ_min(Y − X)/max(‖X‖, ‖Y‖) ([ledger schema](ledger-schema.md#ratios)).", "",
+             '## <a id="conventions"></a>Conventions', "",
+             "Declared once in the paper's unit (`properties/" + name + "/__init__.py`); each claim below names "
+             "the rows its statement depends on and the choice it is judged under (\"the paper's\" unless a "
+             "reading says otherwise).", "", *conventions_table(name), "",
              '## <a id="claims"></a>Claims', ""]
     for c in mine:
         lines += _claim(c, deep, ci)
