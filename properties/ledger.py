@@ -55,7 +55,7 @@ from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
 from .toolkit.provenance import DECLARED_FIELDS, STRENGTHS, declared, with_strengths
 
-__all__ = ["Result", "default_jobs", "judge_by_id", "run_claim", "run_ledger", "summary_table"]
+__all__ = ["Result", "add_readings", "default_jobs", "judge_by_id", "run_claim", "run_ledger", "summary_table"]
 
 
 @dataclass
@@ -408,6 +408,43 @@ def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, f
                                f"finished: rerun with --resume") from exc
         raise
     pool.shutdown()
+
+
+_KEPT = ("verdict", "examples", "counterexample", "worst_ratio")
+
+
+def add_readings(ledger: dict, judged: dict) -> dict:
+    """``ledger`` with what each verdict is about, as the registry declares it
+    (:func:`properties.toolkit.provenance.annotate`), and with the judged alternative readings of the
+    entries of ``judged``, a ledger of the same profile and seed written by this version on a selection
+    of claims (``--claims … --json``).  Every verdict, example count, counterexample and worst ratio of
+    ``ledger`` is kept as it is: an entry of ``judged`` contributes only its ``readings``, and only when
+    it reached the very same of these fields for the claim's own reading (the run is derandomised by the
+    seed, so it does).
+
+    Raises:
+        ValueError: ledgers of another profile or seed, an entry of ``judged`` that ``ledger`` lacks or
+            whose own verdict, examples, counterexample or worst ratio differ from the ledger's.
+    """
+    from .registry import load_all
+    from .toolkit.provenance import annotate
+
+    if (ledger.get("profile"), ledger.get("seed")) != (judged.get("profile"), judged.get("seed")):
+        raise ValueError(f"judged ledger of profile {judged.get('profile')!r} seed {judged.get('seed')!r} must have "
+                         f"the ledger's profile {ledger.get('profile')!r} and seed {ledger.get('seed')!r}")
+    claims = load_all()
+    by_id = {e["id"]: e for e in ledger["claims"]}
+    for new in judged["claims"]:
+        old = by_id.get(new["id"])
+        if old is None:
+            raise ValueError(f"claim {new['id']} of the judged ledger is not in the ledger")
+        changed = [f for f in _KEPT if jsonable(old.get(f)) != jsonable(new.get(f))]
+        if changed:
+            raise ValueError(f"claim {new['id']}: the new run's {', '.join(changed)} differ from the ledger's; its "
+                             f"readings are not added")
+        by_id[new["id"]] = {**old, "readings": new["readings"]}
+    return {**ledger, "claims": [annotate(e, claims[e["id"]]) if e["id"] in claims else e
+                                 for e in (by_id[e["id"]] for e in ledger["claims"])]}
 
 
 _SHOWN = 400  # characters of a counterexample the table shows

@@ -272,3 +272,31 @@ def test_a_certificate_carries_what_it_proves_and_a_tampered_strength_is_rejecte
     assert "provenance=" in check_certificate({**doc, "provenance": "D" if claim.provenance != "D" else "R"},
                                               claims, certs)
     assert "(absent)" in check_certificate({k: v for k, v in doc.items() if k != "strength"}, claims, certs)
+
+
+def test_add_readings_keeps_every_verdict_and_adds_only_the_judged_readings():
+    import json
+    import pathlib
+
+    from properties.ledger import add_readings
+
+    ledger = json.loads(pathlib.Path("errata/ledger-ci.json").read_text())
+    claim = next(c for c in registry.claims() if c.readings and c.expected == "falsified" and c.provenance == "R"
+                 and c.basis == "statement")
+    old = next(e for e in ledger["claims"] if e["id"] == claim.id)
+    readings = [{"id": claim.id, "statement": r.statement, "verdict": "verified", "reading": r.reading}
+                for r in claim.readings]
+    judged = {"profile": ledger["profile"], "seed": ledger["seed"],
+              "claims": [{**old, "seconds": 0.5, "readings": readings}]}
+    merged = add_readings(ledger, judged)
+    assert [e["id"] for e in merged["claims"]] == [e["id"] for e in ledger["claims"]]
+    for before, after in zip(ledger["claims"], merged["claims"]):
+        assert {k: after[k] for k in before} == before, f"{before['id']}: a recorded field changed"
+        assert after["provenance"] and "strength" in after, after["id"]
+    entry = next(e for e in merged["claims"] if e["id"] == claim.id)
+    assert [r["verdict"] for r in entry["readings"]] == ["verified"] * len(claim.readings)
+    assert entry["strength"] == "reading", "a falsified R claim with a verified reading fails under a reading"
+    with pytest.raises(ValueError, match="verdict differ"):
+        add_readings(ledger, {**judged, "claims": [{**old, "verdict": "inconclusive", "readings": readings}]})
+    with pytest.raises(ValueError, match="must have the ledger's profile"):
+        add_readings(ledger, {**judged, "seed": ledger["seed"] + 1})
