@@ -17,30 +17,48 @@ from mpmath import mp
 from .attention_pruning import check_ratio
 from .precision import check_mp
 
-__all__ = ["binarize_count", "binarize_mask", "count_pruned", "sparsegpt", "wanda"]
+__all__ = ["BINARIZE_COUNT_RULE", "COUNT_RULE", "TIE_RULE", "binarize_count", "binarize_mask", "count_pruned",
+           "sparsegpt", "wanda"]
+
+COUNT_RULE = ("k(ρ, G) = ⌊ρ·G + 10⁻⁹⌋ entries pruned in a group of G (rounded down; the 10⁻⁹ guards a float product "
+              "that misses an integer from below: 15/22·22 = 14.999999999999998 gives 15, int(ρ·G) gives 14)")
+"""The count rule of Wanda and SparseGPT (baselines spec §0), stated once: :func:`count_pruned` computes it and
+the adapter contract (``docs/contract.md``) quotes this text."""
+
+BINARIZE_COUNT_RULE = ("k = ⌊ρ·size + ½ + 10⁻⁹⌋ entries zeroed: ρ·size rounded to the nearest integer with halves "
+                       "rounded up (ρ·size = 2.5 gives 3; Python's round and numpy's rint round halves to even and "
+                       "give 2), the 10⁻⁹ guarding float products as in the count rule")
+"""The count rule of the binarisation (spec def.binarize, "k := round(ρd²)", read with halves up), stated once:
+:func:`binarize_count` computes it and the adapter contract quotes this text."""
+
+TIE_RULE = ("equal scores: the lower index is pruned first (a stable ascending sort; numpy's default argsort "
+            "is not stable)")
+"""The tie rule of every mask (:func:`binarize_mask`: the row-major flattened index; :func:`wanda`: the input
+index i within a column; :func:`sparsegpt`: output o, then input i), stated once."""
 
 
 def count_pruned(rho, G: int) -> int:
-    """k(ρ, G) = floor(ρ·G + 1e-9), the number of entries a group of G prunes (baselines spec §0)."""
+    """k(ρ, G) of :data:`COUNT_RULE`: ⌊ρ·G + 10⁻⁹⌋, the number of entries a group of G prunes (baselines
+    spec §0)."""
     rho = check_ratio(rho)
     return int(math.floor(rho * G + 1e-9))
 
 
 def binarize_count(rho, size: int) -> int:
-    """k = round(ρ·d²) zeros of the binarised mask (spec def.binarize), read as the nearest integer
-    with halves rounded up: ⌊ρ·size + 1/2⌋ (the 1e-9 guard of the baselines spec included)."""
+    """k of :data:`BINARIZE_COUNT_RULE`: ⌊ρ·size + ½ + 10⁻⁹⌋ zeros of the binarised mask (spec def.binarize's
+    round(ρd²), halves rounded up, not to even)."""
     rho = check_ratio(rho)
     return int(math.floor(rho * size + 0.5 + 1e-9))
 
 
 def _stable_smallest(scores, k):
-    """Indices of the k smallest scores, ties to the lower index (a stable ascending sort)."""
+    """Indices of the k smallest scores, ties to the lower index (:data:`TIE_RULE`)."""
     order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
     return set(order[:k])
 
 
 def binarize_mask(scores, rho):
-    """M_bin ∈ {0,1}^{d×d} (as an mp.matrix): exactly k = round(ρd²) zeros at the smallest scores,
+    """M_bin ∈ {0,1}^{d×d} (as an mp.matrix): exactly k (:data:`BINARIZE_COUNT_RULE`) zeros at the smallest scores,
     ties broken by the row-major flattened index (spec def.binarize)."""
     check_mp(scores, "scores", ndim=2)
     d1, d2 = scores.rows, scores.cols

@@ -50,7 +50,9 @@ class Adapter:
     and each drawn instance is judged over the seeds 0 … k−1 by the binomial rule, never by a search
     over the seed.  ``corners()`` (optional) returns fixed corner instances (A = [[1]], x = [710] for a
     softmax, ...) that every validation runs after a passed search (a failure the search finds is
-    shrunk first; a corner is minimal by construction).  ``options`` maps module
+    shrunk first; a corner is minimal by construction); ``magnitude_corners()`` and ``size_corners()``
+    (every adapter declares both) the fixed instances at the ends of its valid range of entries and at the
+    sizes where implementations change path (:meth:`fixed_corners`).  ``options`` maps module
     attributes the implementation may declare (e.g. ``SOLVE_TOLERANCE``) to their documented
     defaults; ``compare`` then receives them as keywords.
     ``statistical`` holds checks of the function's distribution that no search makes (sign balance,
@@ -72,6 +74,17 @@ class Adapter:
     options: tuple = ()  # ((module attribute, default), ...)
     statistical: tuple = ()  # (check(fn) -> Outcome, ...)
     corners: Callable | None = None  # corners() -> list of instances, judged after the search
+    magnitude_corners: Callable | None = None  # magnitude_corners() -> list of instances, judged after the search
+    size_corners: Callable | None = None  # size_corners() -> list of instances, judged after the search
+
+    def fixed_corners(self) -> list:
+        """Every fixed instance judged after a passed search, at every profile: ``corners()`` (the discrete
+        edges of the rule: ties, ρ = ½, a rounding guard, ...), then ``magnitude_corners()`` (entries up to
+        the function's valid range and across its overflow thresholds), then ``size_corners()`` (sizes
+        crossing 7, 8, 9, 16, 17, 32, 33, 64, 65, where blocked kernels, unrolled loops and the power-of-two
+        padding of a Hadamard transform change path, as far as the oracle affords)."""
+        return [inst for make in (self.corners, self.magnitude_corners, self.size_corners) if make is not None
+                for inst in make()]
 
 
 @dataclass(frozen=True)
@@ -106,13 +119,15 @@ class AdapterSet:
     def __call__(self, name: str, *, signature: str, doc: str, tolerance: str, strategy: Callable,
                  max_examples: int | None = None, seeded: str | None = None, targets: Callable | None = None,
                  trials: TrialRule | None = None, options: tuple = (), statistical: tuple = (),
-                 corners: Callable | None = None):
+                 corners: Callable | None = None, magnitude_corners: Callable | None = None,
+                 size_corners: Callable | None = None):
         if any(a.name == name for a in self.adapters):
             raise ValueError(f"adapter name={name!r} is declared twice")
 
         def decorate(compare):
             self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded,
-                                         targets, trials, tuple(options), tuple(statistical), corners))
+                                         targets, trials, tuple(options), tuple(statistical), corners,
+                                         magnitude_corners, size_corners))
             return compare
 
         return decorate
@@ -206,7 +221,9 @@ SYMBOLS = (
                       "2^⌈log₂ n⌉ the padded length of an SRHT"),
     ("τ, τ_g", "softmax_solve: τ = SOLVE_TOLERANCE (declared by the module, default 1e-8); τ_g the softmax_gradient "
                "rule's tolerance"),
-    ("k", "attention_pruning_wanda: k = round(ρ·d_in) zeros per column; attention_sketch_rows: k a row index"),
+    ("ρ", "attention_pruning_*: ρ = rho, the fraction of entries pruned (an argument)"),
+    ("k", "attention_pruning_wanda, _binarize, _sparsegpt: the number of entries pruned, by the count rule quoted "
+          "in the function's row; attention_sketch_rows: k a row index"),
     ("I_n, W", "I_n the n × n identity; preconditioned_gd_ops: W the feature matrix"),
     ("z, z*", "kron: z = x ⊗ y; tensor sketches: z = S(x ⊗ y), the exact sketch; attention_solve: z = (vec X, "
               "vec Y) the variable, z* the minimiser the oracle finds by 50-digit Newton from z0"),

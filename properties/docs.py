@@ -319,6 +319,9 @@ def oracle_page(*, root: pathlib.Path = ROOT) -> str:
             if inspect.ismodule(obj):
                 lines.append(f"- `{public}`: the module `{obj.__name__}` (below)")
                 continue
+            if isinstance(obj, str):  # a rule stated once (e.g. oracle.pruning_baselines.COUNT_RULE): its text
+                lines.append(f"- `{public}`: {obj}")
+                continue
             summary = _summary(obj)
             lines.append(f"- `{public}{_signature(obj)}`" + (f": {summary}" if summary else ""))
         lines.append("")

@@ -167,7 +167,7 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
     rep = engine.search(ad.strategy(), check, profile=profile, seed=seed, max_examples=ad.max_examples,
                         shrink=ad.trials is None,  # each shrinking candidate would cost another k trials
                         label="error/tolerance", targets=ad.targets,
-                        explicit=ad.corners() if ad.corners is not None else (), errors="fail")
+                        explicit=ad.fixed_corners(), errors="fail")
     f = rep.failure
     if rep.problem:
         return FunctionReport(ad.name, False, rep.examples, rep.worst, None if f is None else f.instance,

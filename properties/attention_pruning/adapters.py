@@ -1,6 +1,6 @@
-"""Adapter checks of paper 000: the implementation's loss, gradient, GD step, binarisation, relative
-error, Wanda and SparseGPT against the oracle (:mod:`oracle.attention_pruning`,
-:mod:`oracle.pruning_baselines`), each with its tolerance rule.
+"""Adapter checks of paper 000: the implementation's loss, gradient, GD step, relative error, pruning run
+and counts against the oracle (:mod:`oracle.attention_pruning`), each with its tolerance rule; the masks
+(binarisation, Wanda, SparseGPT) are judged in :mod:`.masks`.
 
 Tolerance rules (u = 2⁻⁵³; the exact side is computed at 50 digits from the float64 inputs):
 - Forward error of a softmax entry.  With s_max = max_ij (|X|·|M∘W|·|X|ᵀ)_ij over M and 1_{d×d}
@@ -12,15 +12,8 @@ Tolerance rules (u = 2⁻⁵³; the exact side is computed at 50 digits from the
   2u(λ|M_ab| + |G_ab|)], judged in Frobenius norm (p's entries move by ≤ 8η_f).
 - ``gd_step``: M − ηG with the gradient's rule times η, plus 2u(|M| + η|G|) entrywise.
 - ``relative_error``: |r̂ − r| ≤ (2nη_f + r·nη_f)/‖f‖_F + 8n·u·r (η_f over W and W_pruned).
-- ``binarize``: exact: the zero set must be the round(ρd²) smallest scores with ties to the lower
-  flattened index (scores are float64; comparing them is exact).
-- ``wanda``: each output column has exactly k(ρ, d_in) exact zeros at the mask; kept entries are
-  bit-identical; every pruned exact score ≤ every kept exact score·(1 + 4(n + 2)u) (near-ties of the
-  float norm ‖X[:, i]‖₂ may swap).
-- ``sparsegpt``: instances whose exact saliency boundary gap is below 10⁻⁸ (relative) are skipped;
-  then the mask must equal the slow reference's and ‖Ŵ − W̃‖_F ≤ 64·d²·u·κ(H_λ)·(‖W‖_F + ‖W̃‖_F).
-- ``prune``: structural (the GD run cannot be replayed at 50 digits cheaply): M_bin∘W with exactly
-  round(ρd²) zeros of M_bin (entries of W that are 0 may add zeros).
+- ``prune``: exact: M_bin∘W for the 25-digit replay of the GD run, binarised by the oracle's rule
+  (``oracle.pruning_baselines.BINARIZE_COUNT_RULE`` and ``TIE_RULE``).
 - ``iteration_flops``: at least the four matrix products of a step (4nd² + 4n²d) and at most
   3·that + 64(n² + d²).
 """
@@ -28,7 +21,6 @@ Tolerance rules (u = 2⁻⁵³; the exact side is computed at 50 digits from the
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from mpmath import mp
@@ -38,7 +30,7 @@ from oracle import linalg, pruning_baselines, to_mp
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import HypothesisUnmet, require
-from ..toolkit.strategies import dims, elements, scalars, with_corners
+from ..toolkit.strategies import dims, scalars, with_corners
 from .strategies import pruning_instances
 
 __all__ = ["ADAPTERS"]
@@ -197,186 +189,6 @@ def _relative_error(inst, fn):
         nf = linalg.norm2(O.attention(Xm, Wm, Mc))
         tol = (2 * n * ef + r * n * ef) / nf + 8 * n * U * r
         return within(abs(got - r), tol, f"got {got!r}, oracle {mp.nstr(r, 17)}")
-
-
-@st.composite
-def _tied_scores(draw):
-    """Edge cases: repeated values (the tie rule), ρ ∈ {0, ½, 1}, one row or column."""
-    d1, d2 = draw(dims(1, 5), label="rows"), draw(dims(1, 5), label="cols")
-    vals = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), scalars(-2.0, 2.0))  # repeated values test the ties
-    S = draw(hnp.arrays(np.float64, (d1, d2), elements=vals), label="scores")
-    rho = draw(st.one_of(st.sampled_from([0.0, 0.5, 1.0]), scalars(0.0, 1.0)), label="rho")
-    return S, rho
-
-
-@st.composite
-def _distinct_scores(draw):
-    """Scores where the rule and its neighbours (the largest zeroed, |score| ranked, a count off by one)
-    differ: at least 3 distinct values, 0 < k < d1·d2, ρ not a multiple of 1/(d1d2) half the time."""
-    d1, d2 = draw(dims(1, 4), label="rows"), draw(dims(3, 5), label="cols")
-    S = draw(hnp.arrays(np.float64, (d1, d2), elements=scalars(-2.0, 2.0), unique=True), label="scores")
-    k = draw(st.integers(1, d1 * d2 - 1), label="k")
-    shift = draw(st.sampled_from([0.0, 0.25, -0.25]), label="rho offset")  # round(ρ·size) = k either way
-    return S, (k + shift) / (d1 * d2)
-
-
-def _scores():
-    return with_corners(_distinct_scores(), _tied_scores(), weight=0.3)
-
-
-def _binarize_targets(inst):
-    """Entries where the mask differs from the masks of its neighbours: |score| ranked, the largest zeroed."""
-    S, rho = inst
-    k = pruning_baselines.binarize_count(rho, S.size)
-    return {"entries apart from the |score| mask": float(np.sum(_np_binarize(S, k) != _np_binarize(np.abs(S), k))),
-            "min(k, size − k)": float(min(k, S.size - k))}
-
-
-def _np_binarize(S, k):
-    """float64 stand-in of alg.binarize for search targets only (verdicts use the oracle's)."""
-    out = np.ones(S.size)
-    out[np.argsort(S.reshape(-1), kind="stable")[:k]] = 0.0
-    return out.reshape(S.shape)
-
-
-@ADAPTERS("attention_pruning_binarize", signature="attention_pruning_binarize(scores: (d1, d2), rho: float) -> (d1, d2)",
-          doc="0/1 mask: 0 at the round(ρ·d1d2) smallest scores (ties: lower row-major index first), 1 elsewhere",
-          tolerance="exact", strategy=_scores, targets=_binarize_targets)
-def _binarize(inst, fn):
-    S, rho = inst
-    got = output(fn(S.copy(), rho), "attention_pruning_binarize", shape=S.shape)
-    want = pruning_baselines.binarize_mask(to_mp(S), rho)
-    wrong = sum(1 for i in range(S.shape[0]) for j in range(S.shape[1]) if got[i, j] != want[i, j])
-    return within(wrong, 0, f"{wrong} entries differ from the reference mask (k = "
-                  f"{pruning_baselines.binarize_count(rho, S.size)})")
-
-
-def _layers():
-    """(W, X, ρ) for the layer baselines: mostly instances separating the rules (:func:`_separating_layers`),
-    with weight 0.25 the edge cases (:func:`_edge_layers`)."""
-    return with_corners(_separating_layers(), _edge_layers(), weight=0.25)
-
-
-@st.composite
-def _separating_layers(draw):
-    """(W (d_in×d_out), X (n×d_in), ρ) on which Wanda's rule and its plausible neighbours (‖X_i‖² for
-    ‖X_i‖, |W| alone, groups per input row) give different masks: d_in ≥ 3, columns of X with distinct
-    nonzero norms 10^(j/4) (j distinct integers in [−4, 4]), entries of W of magnitude 10^[−1.5, 0],
-    0 < k(ρ, d_in) < d_in, and (rejection) Wanda's mask differs from both neighbours' on the instance."""
-    d_in, d_out, n = draw(dims(3, 5), label="d_in"), draw(dims(1, 4), label="d_out"), draw(dims(1, 6), label="n")
-    entries = st.tuples(st.sampled_from([1.0, -1.0]), scalars(-1.5, 0.0)).map(lambda t: t[0] * 10.0 ** t[1])
-    W = draw(hnp.arrays(np.float64, (d_in, d_out), elements=entries), label="W")
-    G = draw(hnp.arrays(np.float64, (n, d_in), elements=entries), label="X directions")
-    j = draw(st.lists(st.integers(-4, 4), min_size=d_in, max_size=d_in, unique=True), label="log10 norms ×4")
-    X = G / np.linalg.norm(G, axis=0) * 10.0 ** (np.array(j) / 4)
-    k = draw(st.integers(1, d_in - 1), label="k")
-    inst = W, X, (k + draw(st.sampled_from([0.0, 0.5]), label="rho offset")) / d_in
-    assume(all(v > 0 for v in _layer_targets(inst).values()))  # both neighbours' masks differ from Wanda's
-    return inst
-
-
-def _layer_targets(inst):
-    """Entries where Wanda's mask differs from those of ‖X_i‖² scores and of |W| alone (float64 stand-ins
-    for search targets only)."""
-    W, X, rho = inst
-    k = pruning_baselines.count_pruned(rho, W.shape[0])
-    c = np.linalg.norm(X, axis=0)[:, None]
-
-    def mask(S):
-        out = np.ones_like(S)
-        for o in range(S.shape[1]):
-            out[np.argsort(S[:, o], kind="stable")[:k], o] = 0.0
-        return out
-
-    wanda = mask(np.abs(W) * c)
-    return {"entries apart from the ‖X_i‖² mask": float(np.sum(wanda != mask(np.abs(W) * c**2))),
-            "entries apart from the |W| mask": float(np.sum(wanda != mask(np.abs(W))))}
-
-
-@st.composite
-def _edge_layers(draw):
-    """(W (d_in×d_out), X (n×d_in), ρ); ρ·d_in often an integer (spec §3: fair sweeps); X has exact zero
-    columns sometimes (dead inputs, spec §2.2)."""
-    d_in, d_out, n = draw(dims(1, 5), label="d_in"), draw(dims(1, 5), label="d_out"), draw(dims(1, 7), label="n")
-    W = draw(hnp.arrays(np.float64, (d_in, d_out), elements=scalars(-1.0, 1.0)), label="W")
-    # entries 0 or of magnitude >= 1e-3 (toolkit elements): H = 2XᵀX must not underflow in float64
-    X = draw(hnp.arrays(np.float64, (n, d_in), elements=elements(max_abs=2.0)), label="X")
-    rho = draw(st.one_of(st.integers(0, d_in).map(lambda k: k / d_in), scalars(0.0, 1.0)), label="rho")
-    return W, X, rho
-
-
-@ADAPTERS("attention_pruning_wanda", signature="attention_pruning_wanda(W: (d_in, d_out), X: (n, d_in), rho) -> (d_in, d_out)",
-          doc="Wanda (XW orientation): per output column, zero the k(ρ, d_in) smallest |W_io|·‖X[:, i]‖₂; no update",
-          tolerance="k exact zeros per column; kept entries bit-identical; pruned score ≤ kept score·(1 + 4(n + 2)u)",
-          strategy=_layers, targets=_layer_targets)
-def _wanda(inst, fn):
-    W, X, rho = inst
-    got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_wanda", shape=W.shape)
-    k = pruning_baselines.count_pruned(rho, W.shape[0])
-    with mp.workdps(50):
-        c = [mp.sqrt(mp.fsum(mp.mpf(v) ** 2 for v in X[:, i])) for i in range(W.shape[0])]
-        worst = mp.mpf(0)
-        for o in range(W.shape[1]):
-            pruned = [i for i in range(W.shape[0]) if got[i, o] == 0 and (W[i, o] != 0 or i in _zeros_chosen(got, W, o))]
-            kept = [i for i in range(W.shape[0]) if got[i, o] != 0 or i not in pruned]
-            if any(got[i, o] != W[i, o] for i in kept):
-                return within(1, 0, f"column {o}: a kept entry changed")
-            if len(pruned) < k - sum(1 for i in range(W.shape[0]) if W[i, o] == 0):
-                return within(1, 0, f"column {o}: {len(pruned)} pruned, k = {k}")
-            sp = [abs(mp.mpf(W[i, o])) * c[i] for i in pruned if W[i, o] != 0]
-            sk = [abs(mp.mpf(W[i, o])) * c[i] for i in kept]
-            if sp and sk and max(sp) > 0:
-                worst = max(worst, (max(sp) - min(sk)) / max(sp))
-        return within(max(worst, mp.mpf(0)), 4 * (X.shape[0] + 2) * U, f"k = {k}; largest relative score inversion")
-
-
-def _zeros_chosen(got, W, o):
-    """Rows of column o that are zero in the output (a zero of W may be a pruned or a kept entry)."""
-    return {i for i in range(W.shape[0]) if got[i, o] == 0}
-
-
-def _sparsegpt_gap(W, X, rho):
-    """The exact relative gap between the k-th and (k+1)-th smallest saliency of the first block."""
-    with mp.workdps(50):
-        Xm = to_mp(X)
-        H = Xm.T * Xm * 2
-        d = W.shape[0]
-        for i in range(d):
-            if H[i, i] == 0:
-                H[i, i] = mp.mpf(1)
-        damp = mp.mpf(0.01) * mp.fsum(H[i, i] for i in range(d)) / d
-        for i in range(d):
-            H[i, i] += damp
-        return H
-
-
-@ADAPTERS("attention_pruning_sparsegpt",
-          signature="attention_pruning_sparsegpt(W: (d_in, d_out), X: (n, d_in), rho) -> (d_in, d_out)",
-          doc="SparseGPT (XW orientation, unstructured, exact mode, B = 128, p = 0.01): mask by w²/U_ii², OBS updates",
-          tolerance="mask = the slow reference's (instances with a saliency boundary gap < 1e-8 skipped); "
-                    "‖Ŵ − W̃‖_F ≤ 64·d²·u·κ(H_λ)·(‖W‖_F + ‖W̃‖_F)",
-          strategy=_layers, targets=_layer_targets)
-def _sparsegpt(inst, fn):
-    W, X, rho = inst
-    got = output(fn(W.copy(), X.copy(), rho), "attention_pruning_sparsegpt", shape=W.shape)
-    with mp.workdps(50):
-        Wm, Xm = to_mp(W), to_mp(X)
-        ref, mask, _ = pruning_baselines.sparsegpt(Wm, Xm, rho)
-        H = _sparsegpt_gap(W, X, rho)
-        d_in, d_out = W.shape
-        sal = sorted(Wm[i, o] ** 2 / mp.inverse(H[i:, i:])[0, 0] for i in range(d_in) for o in range(d_out)
-                     if Wm[i, o] != 0)
-        k = pruning_baselines.count_pruned(rho, d_in * d_out) - sum(1 for v in W.reshape(-1) if v == 0)
-        if 0 < k < len(sal):
-            require(sal[k] - sal[k - 1] > mp.mpf(10) ** -8 * sal[k], "saliency boundary gap >= 1e-8 (no near-tie)")
-        ev = linalg.eigvalsh(H)
-        kappa = max(ev) / min(ev)
-        wrong = sum(1 for i in range(d_in) for o in range(d_out) if mask[i][o] and got[i, o] != 0)
-        if wrong:
-            return within(wrong, 0, f"{wrong} entries of the reference mask are not exactly 0")
-        err = linalg.norm2(to_mp(got) - ref)
-        tol = 64 * d_in ** 2 * U * kappa * (linalg.norm2(Wm) + linalg.norm2(ref))
-        return within(err, tol, f"‖Ŵ − W̃‖_F = {mp.nstr(err, 5)}, κ(H_λ) = {mp.nstr(kappa, 5)}")
 
 
 _PRUNE_STEPS = 25

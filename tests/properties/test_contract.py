@@ -65,3 +65,25 @@ def test_the_contract_text_ends_with_the_symbols(markdown):
     assert "ymbols of the tolerance rules:" in text
     for symbols, meaning in SYMBOLS:
         assert f"{symbols}: {meaning}" in text, symbols
+
+
+def test_the_mask_rules_are_stated_once_by_the_oracle_and_quoted_in_the_generated_contract():
+    """The count, rounding and tie rules of the masks are the oracle's text (oracle.pruning_baselines), the
+    contract's rows quote it verbatim, and docs/contract.md, generated from the contract, says nothing else
+    about them (no ``round(ρ·d_in)``, which a user would implement as Python's round)."""
+    from oracle.pruning_baselines import BINARIZE_COUNT_RULE, COUNT_RULE, TIE_RULE, binarize_count, count_pruned
+    from properties.docs import contract_page
+
+    ads = adapters()
+    for name, rules in (("attention_pruning_wanda", (COUNT_RULE, TIE_RULE)),
+                        ("attention_pruning_binarize", (BINARIZE_COUNT_RULE, TIE_RULE)),
+                        ("attention_pruning_sparsegpt", (COUNT_RULE,))):
+        for rule in rules:
+            assert rule in ads[name].tolerance, f"{name}'s rule does not quote {rule!r}"
+    page = contract_page()
+    for rule in (COUNT_RULE, BINARIZE_COUNT_RULE, TIE_RULE):
+        assert rule in page, f"docs/contract.md lacks {rule!r}"
+    assert not re.search(r"round\(ρ", page), "docs/contract.md states a count as round(ρ…)"
+    # the examples the rules state are what the oracle computes
+    assert count_pruned(15 / 22, 22) == 15 and int(15 / 22 * 22) == 14
+    assert binarize_count(0.5, 5) == 3 and round(2.5) == 2 and binarize_count(7.5 / 11, 11) == 8
