@@ -186,7 +186,7 @@ def _claim_checks() -> set[str]:
     (each paper unit's ``sections``), not imported by name, so a claim module need not list them in ``__all__``."""
     from properties.registry import load_all
 
-    return {c.func_name for c in load_all().values()} | {r.func_name for c in load_all().values() for r in c.repairs}
+    return {d.func_name for c in load_all().values() for d in (c, *c.repairs, *c.readings)}
 
 
 @pytest.mark.parametrize("module", _public_modules())
