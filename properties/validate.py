@@ -204,9 +204,11 @@ def _statistical(ad: Adapter, call, rep: FunctionReport) -> FunctionReport:
 
 def claim_verdicts(result) -> list[tuple[bool, str]]:
     """``(ok, line)`` for a claim's ledger :class:`~properties.ledger.Result` on the module, then for each of
-    its repairs (a claim false in general is also judged by its repaired statements): ok when the
-    verdict is the recorded finding; a line that is not ok names the counterexample and the reason."""
-    entries = [(result.id, result.as_dict())] + [(f"{result.id} (repair)", rep) for rep in result.repairs]
+    its repairs (a claim false in general is also judged by its repaired statements) and its alternative
+    readings: ok when the verdict is the recorded finding; a line that is not ok names the counterexample
+    and the reason."""
+    entries = ([(result.id, result.as_dict())] + [(f"{result.id} (repair)", rep) for rep in result.repairs]
+               + [(f"{result.id} (reading {r['reading']})", r) for r in result.readings])
     out = []
     for name, e in entries:
         ok = e["verdict"] == e["expected"]
