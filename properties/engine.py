@@ -30,7 +30,7 @@ from hypothesis.errors import DeadlineExceeded, FailedHealthCheck, Flaky, Unsati
 from scipy import stats
 
 from . import profiles
-from .errors import AdapterAbort, HypothesisUnmet, TimedOut, UndecidableError
+from .errors import AdapterAbort, HarnessError, HypothesisUnmet, TimedOut, UndecidableError
 from .toolkit.outcome import Outcome
 
 __all__ = ["EQUALITY", "FALSE_ALARM", "Failure", "Report", "binomial_threshold", "search", "trial_count", "trials"]
@@ -117,12 +117,13 @@ class Report:
                 f"shows at most {q} except with probability {FALSE_ALARM:g}")
 
 
-class _Found(Exception):
+class _Found(HarnessError, Exception):
     """A failing example: Hypothesis shrinks it."""
 
 
-class _Stop(BaseException):
-    """Ends a search at once, without shrinking (Hypothesis lets a BaseException through)."""
+class _Stop(HarnessError):
+    """Ends a search at once, without shrinking (Hypothesis lets an exception that is no ``Exception``
+    through)."""
 
 
 EQUALITY = 1e-30

@@ -284,3 +284,63 @@ def test_no_paper_list_kept_by_hand():
 def test_paper_package_exports_its_unit_only(name):
     mod = importlib.import_module(f"properties.{name}")
     assert list(mod.__all__) == ["PAPER"], f"properties.{name}.__all__ = {mod.__all__}, should be ['PAPER']"
+
+
+EXCEPTIONS_OUTSIDE_THE_ROOT = {"properties.worker.NotPlain": ValueError}
+"""Exception classes of ``properties/`` that do not derive from ``HarnessError``, with the builtin class
+they derive from instead: the worker runs in the child process from its file path and imports nothing of
+the harness (``properties/errors.py`` says so)."""
+
+
+def _exception_classes() -> dict[str, type]:
+    """Every exception class defined at the top level of a module of ``properties/``, by qualified name
+    (the command lines ``__main__`` run when imported: the AST test below covers them)."""
+    found = {}
+    for m in MODULES:
+        if m.split(".")[0] != "properties" or m.endswith("__main__"):
+            continue
+        for name, value in vars(importlib.import_module(m)).items():
+            if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == m:
+                found[f"{m}.{name}"] = value
+    return found
+
+
+def test_every_exception_of_the_harness_derives_from_harness_error():
+    """One root (``properties/errors.py``'s docstring draws the tree): each exception class is a
+    ``HarnessError``, and an ``Exception`` too unless it must pass ``except Exception`` (``AdapterAbort``
+    and its subclasses, the engine's ``_Stop``); the documented exceptions keep their builtin base."""
+    from properties.engine import _Stop  # the one private signal the errors docstring names
+    from properties.errors import AdapterAbort, HarnessError
+
+    classes = _exception_classes()
+    assert len(classes) >= 10, sorted(classes)  # the scan found the harness's exceptions
+    for name, cls in classes.items():
+        if name in EXCEPTIONS_OUTSIDE_THE_ROOT:
+            assert issubclass(cls, EXCEPTIONS_OUTSIDE_THE_ROOT[name]) and not issubclass(cls, HarnessError), name
+            continue
+        assert issubclass(cls, HarnessError), f"{name} does not derive from properties.errors.HarnessError"
+        assert cls is HarnessError or issubclass(cls, Exception) != issubclass(cls, (AdapterAbort, _Stop)), (
+            f"{name}: an Exception exactly when it is neither an AdapterAbort nor the engine's _Stop")
+    doc = importlib.import_module("properties.errors").__doc__
+    undocumented = sorted(n for n in classes if n.rsplit(".", 1)[1] not in doc)
+    assert not undocumented, f"properties/errors.py's docstring does not name {undocumented}"
+
+
+def test_no_exception_class_escapes_the_scan():
+    """The scan above imports modules and sees top-level classes: an exception class defined in a function,
+    or in a command line ``__main__``, would escape it."""
+    def exception_classes(node):
+        return [c.name for c in ast.walk(node) if isinstance(c, ast.ClassDef) and any(
+            ast.unparse(b).endswith(("Error", "Exception", "Abort", "Exit", "Interrupt")) for b in c.bases)]
+
+    hidden = []
+    for m, path in MODULES.items():
+        if m.split(".")[0] != "properties":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if m.endswith("__main__"):
+            hidden += [f"{m}.{c}" for c in exception_classes(tree)]
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                hidden += [f"{m}.{fn.name}.{c}" for c in exception_classes(fn)]
+    assert not hidden, f"exception classes the scan cannot check: {hidden}"
