@@ -27,7 +27,7 @@ import numpy as np
 from mpmath import mp
 from mpmath.libmp import from_rational, round_nearest
 
-from .precision import UndecidableError, as_float_array, check_int, check_mp
+from .precision import UndecidableError, as_float_array, check_entries, check_int, check_mp
 
 __all__ = [
     "cond",
@@ -83,8 +83,10 @@ def _check_symmetric(S, name):
 
 
 def identity(n):
-    """I_n (``n`` an int >= 1)."""
-    return mp.eye(check_int(n, "n", minimum=1))
+    """I_n (``n`` an int >= 1, n² at most :data:`~oracle.precision.MAX_ENTRIES`)."""
+    n = check_int(n, "n", minimum=1)
+    check_entries(n * n, "identity(n)", n=n)
+    return mp.eye(n)
 
 
 def norm2(v):
@@ -162,6 +164,7 @@ def walsh_hadamard(N):
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1 or (N & (N - 1)):
         raise ValueError(f"N={N!r} must be a power of two >= 1")
     N = int(N)
+    check_entries(N * N, "walsh_hadamard(N)", N=N)
     return mp.matrix([[-1 if (a & b).bit_count() % 2 else 1 for b in range(N)] for a in range(N)])
 
 
@@ -362,6 +365,8 @@ def kron(A, B):
     """Kronecker product with the spec's convention (row-major; kron(x, y) = vec(x yᵀ))."""
     check_mp(A, "A", ndim=2)
     check_mp(B, "B", ndim=2)
+    check_entries(A.rows * B.rows * A.cols * B.cols, f"kron of A ({A.rows}×{A.cols}) and B ({B.rows}×{B.cols})",
+                  **{"A.rows": A.rows, "A.cols": A.cols, "B.rows": B.rows, "B.cols": B.cols})
     out = mp.matrix(A.rows * B.rows, A.cols * B.cols)
     for i in range(A.rows):
         for j in range(A.cols):

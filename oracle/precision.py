@@ -10,6 +10,11 @@ data), :func:`check_mp` (mpmath values: ``mpf`` or real ``mp.matrix``) and :func
 ±inf, complex numbers (``complex``, numpy complex, ``mpc`` or an ``mp.matrix`` holding one), values
 a float64 cannot hold exactly, and objects that are not numbers raise ``ValueError`` naming the
 argument and the rule; nothing is silently rounded or cut to its real part.
+
+Sizes (the one limit rule of the oracle, as ``solvers/memory.py`` is the solvers'): a function that
+builds a matrix from size arguments (``identity(n)``, ``walsh_hadamard(N)``, ``kron(A, B)``) calls
+:func:`check_entries` first, so a matrix of more than :data:`MAX_ENTRIES` entries is a ``ValueError``
+naming the arguments and the limit before anything is allocated.
 """
 
 from __future__ import annotations
@@ -28,9 +33,11 @@ __all__ = [
     "GUARD_DIGITS",
     "LADDER",
     "MIN_LADDER_DPS",
+    "MAX_ENTRIES",
     "Decision",
     "UndecidableError",
     "as_float_array",
+    "check_entries",
     "check_int",
     "check_ladder",
     "check_mp",
@@ -137,6 +144,20 @@ def check_mp(value, name: str, *, ndim: int | None = None):
             raise ValueError(f"{name}={value!r} must be exactly representable as a float64")
         return mp.mpf(f)
     raise ValueError(f"{name} must be a real number or mp.matrix, got {type(value).__name__} {_shown(value)}")
+
+
+MAX_ENTRIES = 10**7
+"""The most entries one mpmath matrix the oracle builds may hold (about a gigabyte of ``mpf`` values and
+minutes of pure-Python loops: far beyond the sizes a judgement uses)."""
+
+
+def check_entries(count: int, what: str, **sizes) -> None:
+    """``ValueError`` when ``what`` (set by the arguments ``sizes``) would hold more than
+    :data:`MAX_ENTRIES` entries: ``n=… must give at most 10000000 entries: identity(n) would hold …``."""
+    if count > MAX_ENTRIES:
+        args = ", ".join(f"{name}={value}" for name, value in sizes.items())
+        raise ValueError(f"{args} must give at most MAX_ENTRIES={MAX_ENTRIES} entries: {what} would hold "
+                         f"{count} entries")
 
 
 def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:

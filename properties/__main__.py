@@ -31,7 +31,11 @@ import argparse
 import os
 import sys
 
-from . import profiles
+from .own_imports import judge_imports_first
+
+judge_imports_first()  # before numpy, mpmath, Hypothesis, the oracle: the judge's own, not the current directory's
+
+from . import profiles  # noqa: E402
 
 
 def _argument(kind, what: str, ok, rule: str):
@@ -51,7 +55,6 @@ def _argument(kind, what: str, ok, rule: str):
 
 _positive_int = _argument(int, "an integer", lambda v: v >= 1, "at least 1")
 _seed = _argument(int, "an integer", lambda v: v >= 0, "a non-negative integer")
-_seconds = _argument(float, "a number", lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
 
 def _add_search_options(p: argparse.ArgumentParser, default_profile: str) -> None:
@@ -144,14 +147,18 @@ def _ledger(argv) -> int:
 
 
 def _validate(argv) -> int:
+    from .isolation import MAX_TIMEOUT
     from .validate import DEFAULT_TIMEOUT
 
+    seconds = _argument(float, "a number", lambda v: 0 < v <= MAX_TIMEOUT,
+                        f"a positive number of seconds, at most {MAX_TIMEOUT:g} (one day)")
     p = argparse.ArgumentParser(prog="python -m properties validate",
                                 description="Validate an implementation module through the adapter contract.")
     p.add_argument("module", help="importable module name, e.g. solvers.adapter or mypkg.impl")
     _add_search_options(p, "ci")
-    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
-                   help="seconds one call of the module's functions may take before it is a FAIL (default: %(default)g)")
+    p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
+                   help=f"seconds one call of the module's functions may take before it is a FAIL (default: "
+                        f"%(default)g, at most {MAX_TIMEOUT:g})")
     _add_scheduler_option(p, "the function checks and the claims")
     args = p.parse_args(argv)
     from .validate import validate

@@ -24,8 +24,8 @@ import argparse
 import fnmatch
 import importlib
 import importlib.util
-import json
 import os
+import re
 import sys
 import time
 from fractions import Fraction
@@ -110,7 +110,35 @@ def encode_instance(named: dict) -> dict:
     return {name: _encode_value(v) for name, v in named.items()}
 
 
+MAX_NUMBER_CHARS = 20_000
+"""The longest text of one exact number a certificate may hold (a float64 is under 800 digits as p/q; a
+midpoint at 4096 bits under 2,500)."""
+
+MAX_EXPONENT = 20_000
+"""The largest decimal exponent (``1e…``) a certificate's number may be written with."""
+
+_EXPONENT = re.compile(r"[eE]([+-]?\d{1,9})")
+
+
+def _exact_number(text, what: str) -> Fraction:
+    """The exact number ``text`` of a certificate (``"p/q"``, ``"p"`` or a decimal), refused (``ValueError``
+    naming ``what``) beyond :data:`MAX_NUMBER_CHARS` digits or a decimal exponent beyond :data:`MAX_EXPONENT`,
+    before any arithmetic: ``"1e1000000000"`` would take hours."""
+    if not isinstance(text, str):
+        raise ValueError(f"{what}={text!r} must be a string 'p/q'")
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"{what} has {len(text)} digits, more than MAX_NUMBER_CHARS={MAX_NUMBER_CHARS}")
+    power = _EXPONENT.search(text)
+    if power and abs(int(power.group(1))) > MAX_EXPONENT or re.search(r"[eE][+-]?\d{10}", text):
+        raise ValueError(f"{what}={text[:40]!r} has a decimal exponent beyond MAX_EXPONENT={MAX_EXPONENT}")
+    return Fraction(text)
+
+
 def _decode_value(name: str, e: dict):
+    if not isinstance(e, dict):
+        raise ValueError(f"instance field {name!r} must be an object with a kind, not {type(e).__name__}")
+    for t in [e["rational"]] if e.get("kind") == "number" else e.get("rational") or []:
+        _exact_number(t, f"instance field {name!r}")
     kind = e.get("kind")
     if kind == "none":
         return None
@@ -140,6 +168,8 @@ def _agree(name, rationals, hexes) -> None:
 def decode_instance(encoded: dict) -> dict:
     """The exact instance a certifier takes: numbers as ``fmpq``, vectors as n×1 and matrices as
     ``fmpq_mat``, flags, labels and integers as they are."""
+    if not isinstance(encoded, dict):
+        raise ValueError(f"instance must be an object of named fields, not {type(encoded).__name__}")
     return {name: _decode_value(name, e) for name, e in encoded.items()}
 
 
@@ -149,7 +179,7 @@ def _ball_record(x: arb) -> dict:
 
 
 def _ball_from_record(rec: dict) -> arb:
-    return ball.ball(Fraction(rec["mid"]), Fraction(rec["rad"]))
+    return ball.ball(_exact_number(rec["mid"], "mid"), _exact_number(rec["rad"], "rad"))
 
 
 # -- certify and check --------------------------------------------------------------------------------
@@ -323,7 +353,7 @@ def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = N
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
     certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
-    from .ledgerfile import read_ledger
+    from .ledgerfile import read_json, read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
         "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
@@ -343,11 +373,10 @@ def main(argv) -> int:
         for path in args.check:
             t0 = time.perf_counter()
             try:
-                with open(path, encoding="utf-8") as fh:
-                    doc = json.load(fh)
+                doc = read_json(path, "certificate")
                 why = check_certificate(doc, claims, certs) if isinstance(doc, dict) else "not a JSON object"
-            except (OSError, ValueError) as exc:
-                why = f"cannot read: {exc}"
+            except ValueError as exc:
+                why = str(exc)
             rejected += bool(why)
             print(f"{'REJECTED' if why else 'ok':8s} {path}  {time.perf_counter() - t0:.2f} s" +
                   (f"\n         {why}" if why else ""))

@@ -23,6 +23,12 @@ What a call can do, and what the parent makes of it (each a one-line reason):
   or an exception's ``__repr__``): :class:`~properties.errors.ImplementationDied`;
 - leave non-daemon threads running: :class:`~properties.errors.AdapterAbort` naming them.
 
+The child starts with ``python -P`` in a private, empty temporary working directory (removed when it is
+closed), in a session of its own; a watchdog process (:data:`WATCHDOG_GRACE`) kills that session when
+a call outlives its limit and the judge did not (a module that stopped the judge), or when the judge
+dies.  :func:`fingerprint` and :func:`changed_files` find what the module changed beside it
+(docs/validate.md, "What the judge guarantees").
+
 The child's stdout and stderr are captured (at most :data:`CAPTURE` bytes per :meth:`Worker.capture`),
 cleaned of control characters by :func:`clean` and shown under the FAIL line they belong to.
 """
@@ -33,23 +39,65 @@ import atexit
 import builtins
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import types
 
 from . import worker as _codec
 from .errors import AdapterAbort, ImplementationDied, ImplementationError, TimedOut, UnplainOutput, UnusableModule
+from .own_imports import module_path
 
-__all__ = ["CAPTURE", "IMPORT_TIMEOUT", "Worker", "clean"]
+__all__ = ["CAPTURE", "IMPORT_TIMEOUT", "MAX_TIMEOUT", "WATCHDOG_GRACE", "Worker", "changed_files", "clean",
+           "fingerprint"]
 
 CAPTURE = 16384
 """Bytes of the child's output kept per capture (the rest is counted, not kept)."""
 
 IMPORT_TIMEOUT = 120.0
 """Seconds the child may take to start and import the module (JAX alone takes seconds on a busy machine)."""
+
+MAX_TIMEOUT = 86400.0
+"""The longest time limit of one call, in seconds (one day): a limit the judge's clocks and ``select`` can keep."""
+
+WATCHDOG_GRACE = 10.0
+"""Seconds past a call's time limit after which the watchdog process ends the module's processes itself
+(the judge ends them at the limit; the watchdog acts when the judge could not, e.g. stopped by SIGSTOP)."""
+
+_WATCHDOG = """
+import os, select, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+judge, group, deadline, pending = int(sys.argv[1]), int(sys.argv[2]), None, b''
+def end():
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+while True:
+    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+    if not select.select([0], [], [], wait)[0]:
+        end()
+        deadline = None
+        try:
+            os.kill(judge, signal.SIGCONT)
+        except OSError:
+            pass
+        continue
+    data = os.read(0, 4096)
+    if not data:
+        end()
+        break
+    *lines, pending = (pending + data).split(b'\\n')
+    for line in lines:
+        deadline = None if line == b'off' else time.monotonic() + float(line)
+"""
+"""The watchdog's program (``python -P -c``; standard library only): ``SECONDS`` on its standard input arms it,
+``off`` disarms it; at the deadline it kills the module's process group and sends SIGCONT to the judge; at
+the end of its input (the judge closed the worker, or died) it kills the group and exits."""
 
 _BOOT = ("import importlib.util as u, sys; s = u.spec_from_file_location('_properties_worker', sys.argv[1]); "
          "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve(int(sys.argv[2]), int(sys.argv[3]))")
@@ -89,14 +137,30 @@ def _exit_text(code) -> str:
 
 
 
-def _module_path() -> list[str]:
-    """The child's ``sys.path``: this process's, with the current directory first when it is not on it.
-    ``python -m properties validate MODULE`` has it there already; the ``pytest`` console script does not, and
-    a user running ``pytest --pyargs properties.suite --impl MODULE`` beside their module expects the same
-    module to be found."""
-    path = [p if p else os.getcwd() for p in sys.path]
-    here = os.getcwd()
-    return path if any(os.path.abspath(p) == here for p in path) else [here, *path]
+def fingerprint(directory: str) -> dict[str, tuple[int, int, int]]:
+    """``(size, mtime_ns, inode)`` of each regular file directly in ``directory`` (the files of the directory a
+    command was started from: a ledger, certificates), to find what the module's process changed."""
+    out = {}
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return out
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False):
+                st = entry.stat(follow_symlinks=False)
+                out[entry.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
+        except OSError:
+            continue
+    return out
+
+
+def changed_files(before: dict, after: dict) -> list[str]:
+    """``name (modified|deleted|created)`` for each file whose :func:`fingerprint` differs."""
+    out = [f"{name} ({'deleted' if name not in after else 'modified'})" for name in sorted(before)
+           if after.get(name) != before[name]]
+    return out + [f"{name} (created)" for name in sorted(set(after) - set(before))]
+
 
 class Worker:
     """One child process holding the module ``module_name``; :meth:`start` imports it there.
@@ -113,7 +177,7 @@ class Worker:
         self.options: dict = {}
         self._names: tuple = ()
         self._option_names: tuple = ()
-        self._proc = None
+        self._proc = self._watchdog = self._home = None
         self._lock = threading.Lock()
         self._kept = bytearray()
         self._dropped = 0
@@ -135,22 +199,36 @@ class Worker:
         down_r, down_w = os.pipe()
         up_r, up_w = os.pipe()
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+        self._home = tempfile.mkdtemp(prefix="properties-module-")
         try:
+            # -P: the module's directory is not on the path before the module is imported (module_path puts it
+            # there for the import); a private, empty working directory for whatever the module writes
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, path, str(down_r), str(up_w)], pass_fds=(down_r, up_w),
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+                [sys.executable, "-P", "-c", _BOOT, path, str(down_r), str(up_w)], pass_fds=(down_r, up_w),
+                cwd=self._home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                start_new_session=True)
+            self._watchdog = subprocess.Popen([sys.executable, "-P", "-c", _WATCHDOG, str(os.getpid()),
+                                               str(self._proc.pid)], stdin=subprocess.PIPE, cwd=self._home)
         finally:
             os.close(down_r)
             os.close(up_w)
         self._down, self._up = down_w, up_r
         _LIVE.add(self)
         threading.Thread(target=self._drain, args=(self._proc,), daemon=True, name="worker output").start()
-        request = ("import", self.module_name, _module_path(), list(self._names), list(self._option_names))
+        request = ("import", self.module_name, module_path(), list(self._names), list(self._option_names))
         try:
             return self._exchange(request, IMPORT_TIMEOUT)
         except AdapterAbort as exc:  # it ended, hung or answered garbage while importing
             self.close()
             return ("error", str(exc))
+
+    def _arm(self, line: str) -> None:
+        """Tell the watchdog process a deadline (seconds from now) or ``off``."""
+        try:
+            self._watchdog.stdin.write(line.encode() + b"\n")
+            self._watchdog.stdin.flush()
+        except (OSError, ValueError):  # it is gone (the module killed it): the judge's own limit still holds
+            pass
 
     def _drain(self, proc) -> None:
         with proc.stdout as stream:
@@ -178,10 +256,21 @@ class Worker:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        for process in (proc, self._watchdog):
+            if process is None:
+                continue
+            if process is self._watchdog:
+                try:
+                    process.stdin.close()  # the end of its input: it kills the group once more and exits
+                except OSError:
+                    pass
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self._watchdog = None
+        if self._home is not None:
+            shutil.rmtree(self._home, ignore_errors=True)
 
     # -- output --------------------------------------------------------------------------------
 
@@ -248,14 +337,21 @@ class Worker:
         (the child killed) when it does not come."""
         what = "importing the module" if name is None else name
         data = request if isinstance(request, bytes) else _codec.encode(request)
+        deadline = time.monotonic() + timeout
         try:
+            self._arm(f"{timeout + WATCHDOG_GRACE!r}")
             _codec.write_frame(self._down, data)
-            frame = _codec.read_frame(self._up, time.monotonic() + timeout)
+            frame = _codec.read_frame(self._up, deadline)
+            self._arm("off")
         except TimeoutError:
             self.close()
             raise TimedOut(f"{what} did not return within the time limit of {timeout:g} s") from None
         except (OSError, _codec.NotPlain):
             frame = None
+        if frame is None and time.monotonic() > deadline + WATCHDOG_GRACE:  # the judge was stopped: the watchdog acted
+            self.close()
+            raise TimedOut(f"{what} did not return within the time limit of {timeout:g} s (its processes were "
+                           f"ended by the judge's watchdog: the judge itself had been stopped)")
         if frame is None:
             proc = self._proc
             try:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import stat
 import tempfile
 from fractions import Fraction
 
@@ -33,8 +35,8 @@ from mpmath import mp
 
 from .toolkit import Outcome
 
-__all__ = ["ENTRY_FIELDS", "check_writable", "counterexample_text", "instance_text", "jsonable", "raw_instance",
-           "read_ledger", "write_atomic"]
+__all__ = ["ENTRY_FIELDS", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "check_writable", "counterexample_text",
+           "instance_text", "jsonable", "raw_instance", "read_json", "read_ledger", "write_atomic"]
 
 #: every entry's fields and the JSON types each may take (the fields of :class:`properties.ledger.Result`;
 #: tests/properties/test_cli_errors.py holds the two equal): what ``--resume`` and ``report --from`` rely on.
@@ -162,15 +164,51 @@ def _entry_problem(entry) -> str | None:
     return None
 
 
+MAX_INPUT_BYTES = 64 << 20
+"""The largest file a command reads (64 MiB; a ledger of every claim is well under 1 MiB)."""
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting of arrays and objects a JSON input may have (a ledger entry's is under 10)."""
+
+_JSON_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def read_json(path: str, what: str = "json path"):
+    """The JSON document in the file ``path``, checked before it is read: a regular file (not a FIFO, a
+    device or a link to one: opened without blocking and checked on the open file), at most
+    :data:`MAX_INPUT_BYTES` bytes, UTF-8, nested at most :data:`MAX_JSON_DEPTH` deep.  ``ValueError``
+    naming ``what``, the path and the rule otherwise; every command reading a user's file reads it here."""
+    where = f"{what}={path!r}"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ValueError(f"{where} cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{where} must be a regular file (it is a FIFO, a device or a directory)")
+        if st.st_size > MAX_INPUT_BYTES:
+            raise ValueError(f"{where} is larger than {MAX_INPUT_BYTES} bytes ({st.st_size}): refused")
+        data = fh.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ValueError(f"{where} is larger than {MAX_INPUT_BYTES} bytes: refused")
+    depth = 0
+    for token in _JSON_TOKENS.finditer(data):
+        mark = token.group()
+        depth += 1 if mark in (b"[", b"{") else -1 if mark in (b"]", b"}") else 0
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"{where} holds JSON nested deeper than {MAX_JSON_DEPTH} levels: refused")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
+        raise ValueError(f"{where} is not JSON: {' '.join(str(exc).split())[:300]}") from None
+
+
 def read_ledger(path: str) -> dict:
     """A ledger written by :func:`write_atomic`, checked enough to resume from or report on: ``ValueError``
     naming the path and the first bad entry when it is not such a document (an entry lacking one of
     :data:`ENTRY_FIELDS` or holding a value of the wrong JSON type)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"json path={path!r} cannot be read as a ledger: {exc}") from None
+    doc = read_json(path)
     if not (isinstance(doc, dict) and isinstance(doc.get("claims"), list)):
         raise ValueError(f"json path={path!r} cannot be read as a ledger: not an object with a list of claims")
     for i, entry in enumerate(doc["claims"]):

@@ -40,8 +40,9 @@ from .contract import Adapter, within
 from .engine import FALSE_ALARM
 from .errors import AdapterAbort, HypothesisUnmet, TimedOut, UndecidableError, UnusableModule
 from .failure_report import CallLog, FunctionReport
-from .isolation import Worker
+from .isolation import MAX_TIMEOUT, Worker, changed_files, fingerprint
 from .ledger import run_claim
+from .own_imports import module_directory
 from .registry import adapters, claims, select
 from .toolkit import Outcome
 
@@ -52,9 +53,11 @@ DEFAULT_TIMEOUT = 60.0
 """Seconds one call of an implementation's function may take (generous: first calls JIT-compile)."""
 
 def check_timeout(timeout) -> None:
-    """``timeout`` must be a positive finite number of seconds (ValueError naming it otherwise)."""
-    if isinstance(timeout, bool) or not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
-        raise ValueError(f"timeout={timeout!r} must be a positive number of seconds")
+    """``timeout`` must be a positive number of seconds of at most
+    :data:`~properties.isolation.MAX_TIMEOUT` (ValueError naming it otherwise)."""
+    if isinstance(timeout, bool) or not (isinstance(timeout, (int, float)) and 0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(f"timeout={timeout!r} must be a positive number of seconds, at most {MAX_TIMEOUT:g} "
+                         f"(one day)")
 
 
 def _same(a, b) -> bool:
@@ -269,6 +272,13 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
     """
     stream = sys.stdout if stream is None else stream
     profiles.load(profile)
+    directory = module_directory()
+    before = fingerprint(directory)
+
+    def files_changed() -> list[str]:
+        changed = changed_files(before, fingerprint(directory))
+        return [f"FAIL files of {directory}: changed while the module ran: {', '.join(changed)}"] if changed else []
+
     try:
         worker = open_module(module_name, timeout=timeout)
     except UnusableModule as exc:
@@ -276,13 +286,13 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         return 2
     try:
         if scheduler is None:
-            return _validate(worker, profile, seed, functions, include_claims, stream, _Here(worker))
+            return _validate(worker, profile, seed, functions, include_claims, stream, _Here(worker), files_changed)
         from . import distributed
 
         with distributed.connect(scheduler) as client:
             cluster = _OnCluster(client, worker)
             try:
-                return _validate(worker, profile, seed, functions, include_claims, stream, cluster)
+                return _validate(worker, profile, seed, functions, include_claims, stream, cluster, files_changed)
             finally:
                 cluster.close()
     except (ValueError, ConnectionError, RuntimeError) as exc:  # an unusable scheduler, a task failed on every try
@@ -376,7 +386,7 @@ class _OnCluster:
         self.client.run(_close_opened)
 
 
-def _validate(worker: Worker, profile, seed, functions, include_claims, stream, run) -> int:
+def _validate(worker: Worker, profile, seed, functions, include_claims, stream, run, files_changed) -> int:
     module_name, names = worker.module_name, worker.functions
     if functions is not None:
         missing = sorted(set(functions) - set(names))
@@ -413,5 +423,8 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
         for line in output:
             print(f"       | {line}", file=stream)
     total = len(names) + len(applicable) + repaired
+    for line in files_changed():  # the module's process wrote beside it: a FAIL whatever the verdicts
+        total, failed = total + 1, failed + 1
+        print(f"  {line}", file=stream)
     print(f"{total - failed} passed, {failed} failed", file=stream)
     return 1 if failed else 0

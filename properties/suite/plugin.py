@@ -3,12 +3,10 @@ implementation under judgement, checked once before any test runs.  The test ite
 :mod:`properties.suite.test_implementation` and are collected only by ``pytest --pyargs properties.suite``.
 
 A missing ``--impl``, ``--impl-seed`` below 0 or an ``--impl-timeout`` that is not a positive number of
-seconds is a usage error: one line, exit code 2, printed once by the controlling process (not once per
+seconds (at most one day) is a usage error: one line, exit code 2, printed once by the controlling process (not once per
 pytest-xdist worker)."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 
@@ -29,14 +27,16 @@ def pytest_addoption(parser):
 
 def usage_error(config) -> str | None:
     """The one-line usage error of the suite's options, or None when they are usable."""
+    from properties.isolation import MAX_TIMEOUT
+
     if not config.getoption("properties_impl", default=None):
         return "properties.suite needs --impl MODULE (the dotted name of the implementation to validate)"
     seed = config.getoption("properties_seed")
     if seed is not None and seed < 0:
         return f"--impl-seed={seed} must be a non-negative integer"
     timeout = config.getoption("properties_timeout")
-    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
-        return f"--impl-timeout={timeout:g} must be a positive number of seconds"
+    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
+        return f"--impl-timeout={timeout:g} must be a positive number of seconds, at most {MAX_TIMEOUT:g} (one day)"
     return None
 
 
@@ -46,8 +46,20 @@ def _runs_the_suite(config) -> bool:
     return any("properties.suite" in str(a) or "properties/suite" in str(a).replace("\\", "/") for a in config.args)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
-    if hasattr(config, "workerinput") or not _runs_the_suite(config):  # an xdist worker: its controller checked
+    if not _runs_the_suite(config):
+        return
+    # before the judge's dependencies are imported (Hypothesis's own plugin imports it when configured): from
+    # the judge's installation, not from the directory pytest was started in (properties.own_imports)
+    from properties.own_imports import foreign_judge_modules, judge_imports_first
+
+    judge_imports_first()
+    foreign = foreign_judge_modules()
+    if foreign:
+        pytest.exit(f"error: the judge's own modules were imported from the module's directory: {', '.join(foreign)} "
+                    f"(run pytest as python -P -m pytest, or from another directory)", returncode=2)
+    if hasattr(config, "workerinput"):  # an xdist worker: its controller checked the options
         return
     error = usage_error(config)
     if error:

@@ -5,11 +5,11 @@ module's process works in a private empty directory and cannot stop the watchdog
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
-from properties.validate import MAX_TIMEOUT, check_timeout
+from properties.isolation import MAX_TIMEOUT
+from properties.validate import check_timeout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -47,3 +47,64 @@ def test_check_timeout_refuses_what_the_judge_cannot_keep(value):
     with pytest.raises(ValueError, match="timeout"):
         check_timeout(value)
     check_timeout(MAX_TIMEOUT)
+
+
+SHADOWS = {
+    "mpmath.py": "import sys\nsys.exit(0)  # a fake mpmath: the judge must not import it\n",
+    "hypothesis.py": "raise SystemExit(0)\n",
+    "flint.py": "raise SystemExit(0)\n",
+    "oracle.py": '"""The user\'s own oracle module, innocently named."""\nVALUE = 1\n',
+    "wrong_kron.py": "import numpy as np\n\n\ndef kron(x, y):\n    return np.kron(x, y) + 1.0\n",
+}
+
+
+def _shadowed(tmp_path):
+    for name, text in SHADOWS.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_the_judge_imports_its_dependencies_from_its_installation_in_the_cli(tmp_path):
+    proc = _validate(_shadowed(tmp_path), "wrong_kron", "--timeout", "30")
+    assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (a FAIL):\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert "FAIL kron" in proc.stdout and "0 passed, 1 failed" in proc.stdout, proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+
+
+def test_the_judge_imports_its_dependencies_from_its_installation_in_the_plugin(tmp_path):
+    proc = _suite(_shadowed(tmp_path), "--impl", "wrong_kron", "--impl-timeout", "30", "-k", "test_function")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (failed tests):\n{out[-3000:]}"
+    assert "1 failed" in out and "test_function[kron]" in out, out[-3000:]
+
+
+def test_a_module_stopping_the_judge_is_a_fail_at_the_time_limit():
+    proc = _validate(ROOT, "tests.properties.meta.toy.hostile_stops_the_judge", "--timeout", "3", timeout=240)
+    assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (a FAIL):\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert "FAIL kron" in proc.stdout and "did not return within the time limit of 3 s" in proc.stdout, proc.stdout
+
+
+WRITER = '''import os
+
+import numpy as np
+
+with open("ledger.json", "w") as out:  # relative: the module's private working directory
+    out.write("{}")
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "certificate.json"), "w") as out:
+    out.write("{}")
+
+
+def kron(x, y):
+    return np.kron(x, y)
+'''
+
+
+def test_the_module_works_in_a_private_directory_and_a_changed_file_is_a_fail(tmp_path):
+    (tmp_path / "writer.py").write_text(WRITER)
+    (tmp_path / "ledger.json").write_text('{"the user": "ledger"}')
+    (tmp_path / "certificate.json").write_text('{"the user": "certificate"}')
+    proc = _validate(tmp_path, "writer", "--timeout", "30")
+    assert (tmp_path / "ledger.json").read_text() == '{"the user": "ledger"}', "written in the user's directory"
+    assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (a FAIL):\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    changed = [line for line in proc.stdout.splitlines() if "certificate.json" in line]
+    assert changed and changed[0].lstrip().startswith("FAIL") and "changed" in changed[0], proc.stdout
