@@ -410,21 +410,22 @@ def _run_parallel(todo: list[Claim], profile: str, seed: int, jobs: int, impl, f
     pool.shutdown()
 
 
-_KEPT = ("verdict", "examples", "counterexample", "worst_ratio")
+_SAME = ("verdict", "counterexample")
 
 
 def add_readings(ledger: dict, judged: dict) -> dict:
     """``ledger`` with what each verdict is about, as the registry declares it
     (:func:`properties.toolkit.provenance.annotate`), and with the judged alternative readings of the
     entries of ``judged``, a ledger of the same profile and seed written by this version on a selection
-    of claims (``--claims … --json``).  Every verdict, example count, counterexample and worst ratio of
-    ``ledger`` is kept as it is: an entry of ``judged`` contributes only its ``readings``, and only when
-    it reached the very same of these fields for the claim's own reading (the run is derandomised by the
-    seed, so it does).
+    of claims (``--claims … --json``).  Every recorded field of ``ledger`` (verdict, example count,
+    counterexample, worst ratio, …) is kept as it is: an entry of ``judged`` contributes only its
+    ``readings``, and only when it reached the same verdict and counterexample for the claim's own
+    reading (the search is derandomised by the seed; the number of examples it ran may differ when the
+    code around the search changed since the ledger was written).
 
     Raises:
         ValueError: ledgers of another profile or seed, an entry of ``judged`` that ``ledger`` lacks or
-            whose own verdict, examples, counterexample or worst ratio differ from the ledger's.
+            whose own verdict or counterexample differs from the ledger's.
     """
     from .registry import load_all
     from .toolkit.provenance import annotate
@@ -438,10 +439,10 @@ def add_readings(ledger: dict, judged: dict) -> dict:
         old = by_id.get(new["id"])
         if old is None:
             raise ValueError(f"claim {new['id']} of the judged ledger is not in the ledger")
-        changed = [f for f in _KEPT if jsonable(old.get(f)) != jsonable(new.get(f))]
+        changed = [f for f in _SAME if jsonable(old.get(f)) != jsonable(new.get(f))]
         if changed:
-            raise ValueError(f"claim {new['id']}: the new run's {', '.join(changed)} differ from the ledger's; its "
-                             f"readings are not added")
+            raise ValueError(f"claim {new['id']}: the new run's {' and '.join(changed)} of the claim's own reading "
+                             f"must be the ledger's; its readings are not added")
         by_id[new["id"]] = {**old, "readings": new["readings"]}
     return {**ledger, "claims": [annotate(e, claims[e["id"]]) if e["id"] in claims else e
                                  for e in (by_id[e["id"]] for e in ledger["claims"])]}

@@ -296,7 +296,7 @@ def test_add_readings_keeps_every_verdict_and_adds_only_the_judged_readings():
     entry = next(e for e in merged["claims"] if e["id"] == claim.id)
     assert [r["verdict"] for r in entry["readings"]] == ["verified"] * len(claim.readings)
     assert entry["strength"] == "reading", "a falsified R claim with a verified reading fails under a reading"
-    with pytest.raises(ValueError, match="verdict differ"):
+    with pytest.raises(ValueError, match="new run's verdict of the claim's own reading must be the ledger's"):
         add_readings(ledger, {**judged, "claims": [{**old, "verdict": "inconclusive", "readings": readings}]})
     with pytest.raises(ValueError, match="must have the ledger's profile"):
         add_readings(ledger, {**judged, "seed": ledger["seed"] + 1})
