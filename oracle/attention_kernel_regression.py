@@ -3,17 +3,9 @@
 Spec: ``shared/spec/attention_kernel_regression.md``.  Pure mpmath (numpy only to read the float64
 instances and the integer random bits).  Nothing here imports JAX or ``solvers``: the sketch
 matrices are rebuilt from the random bits alone, following the definitions of spec §2
-(``def.srht``, ``def.tensorsrht``, ``def.osnap``, ``def.countsketch``) and the
-bits format documented in ``solvers/sketches.py`` (read, never imported):
-
-- SRHT ``{"n", "signs" (n_pad,), "rows" (m,)}``:
-  ``S[k, i] = signs[i]·(−1)^{popcount(rows[k] & i)}/√m`` for ``i < n`` (zero padding to
-  ``n_pad = 2^{⌈log2 n⌉}``).
-- TensorSRHT ``{"d1", "d2", "signs1", "signs2", "rows1", "rows2"}``:
-  ``S[k, a·d2 + b] = H[rows1[k], a]·signs1[a]·H[rows2[k], b]·signs2[b]/√m``.
-- OSNAP ``{"m", "rows" (s, n), "signs" (s, n)}``: ``S[rows[t, j], j] += signs[t, j]/√s``.
-- CountSketch ``{"m", "rows" (n,), "signs" (n,)}``: ``S[rows[j], j] = signs[j]``.
-- Gaussian ``{"g" (m, n)}``: ``S = g/√m``.
+(``def.srht``, ``def.tensorsrht``, ``def.osnap``, ``def.countsketch``), as mp matrices; the bits formats,
+their parsers and the exact integer arithmetic of the sketches (what the shared sketch adapters use too)
+live in :mod:`oracle.sketch_bits`.
 
 Conventions: vectors are n×1 ``mp.matrix``.  The primitives this paper shares with the others live
 in :mod:`oracle.linalg`, once: the Walsh–Hadamard matrix of def.hadamard (``walsh_hadamard``),
@@ -30,20 +22,16 @@ from fractions import Fraction
 import numpy as np
 from mpmath import mp
 
-from . import linalg
+from . import linalg, sketch_bits
 from .precision import as_float_array, check_int, to_mp
+from .sketch_bits import int_scaled
 
 __all__ = [
     "ExactGram",
     "backward_error_lstsq",
-    "distortion_from_grams",
-    "sketch_grams",
-    "sketch_int_matrix",
-    "sketch_times_int",
     "countsketch_matrix",
     "exact_residual_sq",
     "exp_kernel",
-    "int_scaled",
     "gaussian_matrix",
     "lstsq_full_rank",
     "opt_attention",
@@ -62,62 +50,8 @@ __all__ = [
 # ----------------------------------------------------------------------------- input checks
 
 
-def _int_matrix(N, name):
-    """A 2-D numpy array of exact integers (integer dtype, or object dtype holding Python ints)."""
-    if not isinstance(N, np.ndarray) or N.ndim != 2 or N.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d numpy array of integers")
-    if N.dtype == object:
-        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in N.flat):
-            raise ValueError(f"{name} must hold only integers")
-    elif not np.issubdtype(N.dtype, np.integer):
-        raise ValueError(f"{name} must be an integer array, got dtype {N.dtype}")
-    return N
-
-
-def _fraction_square(M, name):
-    """A square list of lists of Fractions/ints (an exact Gram matrix), validated."""
-    if not isinstance(M, (list, tuple)) or not M or not all(isinstance(r, (list, tuple)) and len(r) == len(M) for r in M):
-        raise ValueError(f"{name} must be a non-empty square list of rows")
-    for row in M:
-        for v in row:
-            if isinstance(v, bool) or not isinstance(v, (Fraction, int)):
-                raise ValueError(f"{name} must hold exact rationals (Fraction or int), got {type(v).__name__}")
-    return M
-
-
-def _int0(bits, key, name="bits", minimum=1):
-    if not isinstance(bits, dict) or key not in bits:
-        raise ValueError(f"{name} must be a dict with key {key!r}")
-    arr = np.asarray(bits[key])
-    if arr.ndim != 0 or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name}[{key!r}]={bits[key]!r} must be a 0-d integer")
-    v = int(arr)
-    if v < minimum:
-        raise ValueError(f"{name}[{key!r}]={v} must be >= {minimum}")
-    return v
-
-
-def _ints(bits, key, ndim, name="bits"):
-    if not isinstance(bits, dict) or key not in bits:
-        raise ValueError(f"{name} must be a dict with key {key!r}")
-    arr = np.asarray(bits[key])
-    if arr.ndim != ndim or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name}[{key!r}] must be a {ndim}-d integer array (got dtype {arr.dtype}, "
-                         f"ndim {arr.ndim})")
-    return arr.astype(np.int64)
-
-
-def _signs(arr, name):
-    if arr.size and not np.all(np.abs(arr) == 1):
-        raise ValueError(f"{name} must hold only -1 and +1")
-    return arr
-
-
-def _next_pow2(n: int) -> int:
-    return 1 << (n - 1).bit_length()
-
-
 def _popcount_sign(a: int, b: int) -> int:
+    """H[a, b] = (−1)^{popcount(a & b)}: an entry of the Sylvester Hadamard matrix (def.hadamard)."""
     return -1 if bin(a & b).count("1") % 2 else 1
 
 
@@ -126,16 +60,7 @@ def _popcount_sign(a: int, b: int) -> int:
 
 def srht_matrix(bits):
     """The m×n SRHT of spec def.srht defined by ``bits`` (``S = P H D [I; 0]/√m``)."""
-    n = _int0(bits, "n")
-    signs = _signs(_ints(bits, "signs", 1), "bits['signs']")
-    rows = _ints(bits, "rows", 1)
-    n_pad = _next_pow2(n)
-    if signs.shape[0] != n_pad:
-        raise ValueError(f"bits['signs'] has length {signs.shape[0]}, must be n_pad={n_pad} (next power of two >= n)")
-    if rows.size == 0:
-        raise ValueError("bits['rows'] must not be empty (m >= 1)")
-    if rows.min() < 0 or rows.max() >= n_pad:
-        raise ValueError(f"bits['rows'] must lie in [0, n_pad={n_pad})")
+    n, signs, rows = sketch_bits.srht_parts(bits)
     m = rows.shape[0]
     c = 1 / mp.sqrt(m)
     S = mp.matrix(m, n)
@@ -148,17 +73,7 @@ def srht_matrix(bits):
 
 def tensor_srht_matrix(bits):
     """The m×(d1·d2) TensorSRHT of spec def.tensorsrht (kron convention ``[a·d2 + b]``)."""
-    d1, d2 = _int0(bits, "d1"), _int0(bits, "d2")
-    s1 = _signs(_ints(bits, "signs1", 1), "bits['signs1']")
-    s2 = _signs(_ints(bits, "signs2", 1), "bits['signs2']")
-    r1, r2 = _ints(bits, "rows1", 1), _ints(bits, "rows2", 1)
-    p1, p2 = _next_pow2(d1), _next_pow2(d2)
-    if s1.shape[0] != p1 or s2.shape[0] != p2:
-        raise ValueError(f"bits['signs1'], bits['signs2'] must have lengths {p1}, {p2} (next powers of two)")
-    if r1.shape != r2.shape or r1.size == 0:
-        raise ValueError("bits['rows1'] and bits['rows2'] must be non-empty and of one length m")
-    if r1.min() < 0 or r1.max() >= p1 or r2.min() < 0 or r2.max() >= p2:
-        raise ValueError(f"bits['rows1'] must lie in [0, {p1}) and bits['rows2'] in [0, {p2})")
+    d1, d2, s1, s2, r1, r2 = sketch_bits.tensor_srht_parts(bits)
     m = r1.shape[0]
     c = 1 / mp.sqrt(m)
     S = mp.matrix(m, d1 * d2)
@@ -172,13 +87,7 @@ def tensor_srht_matrix(bits):
 
 def osnap_matrix(bits, n: int | None = None):
     """The m×n OSNAP of spec def.osnap: ``S[rows[t, j], j] += signs[t, j]/√s``."""
-    m = _int0(bits, "m")
-    rows = _ints(bits, "rows", 2)
-    signs = _signs(_ints(bits, "signs", 2), "bits['signs']")
-    if rows.shape != signs.shape or rows.shape[0] < 1 or rows.shape[1] < 1:
-        raise ValueError(f"bits['rows'] {rows.shape} and bits['signs'] {signs.shape} must have one non-empty shape (s, n)")
-    if rows.min() < 0 or rows.max() >= m:
-        raise ValueError(f"bits['rows'] must lie in [0, m={m})")
+    m, rows, signs = sketch_bits.sparse_parts(bits, "osnap")
     s, ncols = rows.shape
     if n is not None and n != ncols:
         raise ValueError(f"n={n} must equal bits['rows'].shape[1]={ncols}")
@@ -192,16 +101,10 @@ def osnap_matrix(bits, n: int | None = None):
 
 def countsketch_matrix(bits):
     """The m×n CountSketch (def.countsketch): ``S[rows[j], j] = signs[j]``."""
-    m = _int0(bits, "m")
-    rows = _ints(bits, "rows", 1)
-    signs = _signs(_ints(bits, "signs", 1), "bits['signs']")
-    if rows.shape != signs.shape or rows.size == 0:
-        raise ValueError("bits['rows'] and bits['signs'] must be non-empty and of one length n")
-    if rows.min() < 0 or rows.max() >= m:
-        raise ValueError(f"bits['rows'] must lie in [0, m={m})")
-    S = mp.matrix(m, rows.shape[0])
-    for j in range(rows.shape[0]):
-        S[int(rows[j]), j] = int(signs[j])
+    m, rows, signs = sketch_bits.sparse_parts(bits, "countsketch")
+    S = mp.matrix(m, rows.shape[1])
+    for j in range(rows.shape[1]):
+        S[int(rows[0, j]), j] = int(signs[0, j])
     return S
 
 
@@ -333,20 +236,6 @@ def backward_error_lstsq(A, b, x):
 # ----------------------------------------------------------------------------- exact tall data
 
 
-def int_scaled(arr):
-    """``arr`` (float64) as an object array of Python ints ``N`` and a shift ``k`` with
-    ``arr = N · 2^{−k}`` exactly (every float64 is a dyadic rational)."""
-    a = as_float_array(arr, "arr", allow_empty=False)
-    mant, expo = np.frexp(a)  # a = mant · 2^expo, 0.5 ≤ |mant| < 1
-    ints = (mant * 2.0**53).astype(np.int64)  # exact
-    e = expo.astype(np.int64) - 53  # a = ints · 2^e
-    nz = ints != 0
-    emin = int(e[nz].min()) if nz.any() else 0
-    e = np.where(nz, e, emin)
-    out = np.left_shift(ints.astype(object), (e - emin).astype(object))
-    return out, -emin
-
-
 class ExactGram:
     """Exact Gram data of a tall instance (A ∈ R^{n×d}, b ∈ R^n): AᵀA, Aᵀb, bᵀb as rationals.
 
@@ -413,133 +302,3 @@ def exact_residual_sq(A, x, b) -> Fraction:
     sa, sb = K - (ka + kx), K - kb
     r = NA.dot(Nx) * (1 << sa) - Nb * (1 << sb)
     return Fraction(int(r.dot(r)), 1 << (2 * K))
-
-
-# ----------------------------------------------------------------------------- exact sketch Grams
-
-
-def _parity(x: np.ndarray) -> np.ndarray:
-    x = x.copy()
-    for sh in (32, 16, 8, 4, 2, 1):
-        x ^= x >> sh
-    return x & 1
-
-
-def _sparse_bits(bits, kind):
-    """(m, rows, signs) of OSNAP / CountSketch bits, rows and signs as (s, n) arrays, validated."""
-    m = _int0(bits, "m")
-    rows = _ints(bits, "rows", 2 if kind == "osnap" else 1)
-    signs = _signs(_ints(bits, "signs", rows.ndim), "bits['signs']")
-    if rows.ndim == 1:
-        rows, signs = rows[None], signs[None]
-    if rows.shape != signs.shape or rows.size == 0 or rows.min() < 0 or rows.max() >= m:
-        raise ValueError(f"bits['rows'] and bits['signs'] must share a non-empty shape, rows in [0, m={m})")
-    return m, rows, signs
-
-
-def sketch_int_matrix(kind: str, bits):
-    """The sketch as ``S = T/√q`` with ``T`` an integer (or, for Gaussian, dyadic) numpy object matrix.
-
-    Returns ``(T, q, shift)``: ``S = T·2^{−shift}/√q`` exactly.  ``kind`` is ``"srht"``, ``"osnap"``,
-    ``"countsketch"`` or ``"gaussian"``; ``bits`` as documented in the module docstring.
-    """
-    if kind == "srht":
-        nn = _int0(bits, "n")
-        signs = _signs(_ints(bits, "signs", 1), "bits['signs']")
-        rows = _ints(bits, "rows", 1)
-        n_pad = _next_pow2(nn)
-        if signs.shape[0] != n_pad or rows.size == 0 or rows.min() < 0 or rows.max() >= n_pad:
-            raise ValueError(f"bits must hold signs of length n_pad={n_pad} and rows in [0, {n_pad})")
-        par = _parity(np.bitwise_and(rows[:, None], np.arange(nn, dtype=np.int64)[None, :]))
-        T = (1 - 2 * par) * signs[None, :nn]
-        return T.astype(object), rows.shape[0], 0
-    if kind in ("osnap", "countsketch"):
-        m, rows, signs = _sparse_bits(bits, kind)
-        s, ncols = rows.shape
-        T = np.zeros((m, ncols), dtype=np.int64)
-        for t in range(s):
-            np.add.at(T, (rows[t], np.arange(ncols)), signs[t])
-        return T.astype(object), s, 0
-    if kind == "gaussian":
-        if not isinstance(bits, dict) or "g" not in bits:
-            raise ValueError("bits must be a dict with key 'g'")
-        N, k = int_scaled(as_float_array(bits["g"], "bits['g']", ndim=2))
-        return N, N.shape[0], k
-    raise ValueError(f"kind={kind!r} must be 'srht', 'osnap', 'countsketch' or 'gaussian'")
-
-
-def _fwht_exact(X):
-    """H_N X for an object (Python int) array, N = X.shape[0] a power of two (exact butterflies)."""
-    N = X.shape[0]
-    h = 1
-    while h < N:
-        Y = X.reshape((N // (2 * h), 2, h) + X.shape[1:])
-        a, b = Y[:, 0], Y[:, 1]
-        X = np.stack([a + b, a - b], axis=1).reshape(X.shape)
-        h *= 2
-    return X
-
-
-def sketch_times_int(kind: str, bits, NA):
-    """``T·NA`` exactly for an integer matrix ``NA`` (object array), with ``S = T·2^{−shift}/√q``.
-
-    Returns ``(T·NA, q, shift)``.  SRHT uses exact integer butterflies (H_{n_pad} of the sign-flipped,
-    zero-padded input, then the sampled rows); sparse sketches a scatter-add; Gaussian a dense product.
-    The result equals ``sketch_int_matrix(kind, bits)[0].dot(NA)`` (tested).
-    """
-    NA = _int_matrix(NA, "NA")
-    if kind == "srht":
-        nn = _int0(bits, "n")
-        signs = _signs(_ints(bits, "signs", 1), "bits['signs']")
-        rows = _ints(bits, "rows", 1)
-        n_pad = _next_pow2(nn)
-        if signs.shape[0] != n_pad or rows.size == 0 or rows.min() < 0 or rows.max() >= n_pad:
-            raise ValueError(f"bits must hold signs of length n_pad={n_pad} and rows in [0, {n_pad})")
-        if NA.shape[0] != nn:
-            raise ValueError(f"the sketch has input dimension {nn}, must match A's {NA.shape[0]} rows")
-        X = np.zeros((n_pad, NA.shape[1]), dtype=object)
-        X[:nn] = NA * signs[:nn, None].astype(object)
-        return _fwht_exact(X)[rows], rows.shape[0], 0
-    if kind in ("osnap", "countsketch"):
-        m, rows, signs = _sparse_bits(bits, kind)
-        if NA.shape[0] != rows.shape[1]:
-            raise ValueError(f"the sketch has input dimension {rows.shape[1]}, must match A's {NA.shape[0]} rows")
-        out = np.zeros((m, NA.shape[1]), dtype=object)
-        for t in range(rows.shape[0]):
-            np.add.at(out, rows[t], NA * signs[t][:, None].astype(object))
-        return out, rows.shape[0], 0
-    T, q, ks = sketch_int_matrix(kind, bits)
-    if T.shape[1] != NA.shape[0]:
-        raise ValueError(f"the sketch has input dimension {T.shape[1]}, must match A's {NA.shape[0]} rows")
-    return T.dot(NA), q, ks
-
-
-def sketch_grams(kind: str, bits, A):
-    """Exact rationals ``((SA)ᵀ(SA), AᵀA)`` (d×d lists of Fractions) for the sketch defined by ``bits``."""
-    A = as_float_array(A, "A", ndim=2)
-    NA, ka = int_scaled(A)
-    SA, q, ks = sketch_times_int(kind, bits, NA)
-    d = A.shape[1]
-    den_s = q * (1 << (2 * (ka + ks)))
-    den = 1 << (2 * ka)
-    SG = [[Fraction(int(sum(SA[:, i] * SA[:, j])), den_s) for j in range(d)] for i in range(d)]
-    G = [[Fraction(int(sum(NA[:, i] * NA[:, j])), den) for j in range(d)] for i in range(d)]
-    return SG, G
-
-
-def distortion_from_grams(SG, G):
-    """max_i |σ_i(SQ) − 1| from exact Grams ``(SA)ᵀSA`` and ``AᵀA`` (see :func:`subspace_distortion`)."""
-    SG, G = _fraction_square(SG, "SG"), _fraction_square(G, "G")
-    if len(SG) != len(G):
-        raise ValueError(f"SG is {len(SG)}x{len(SG)} and G is {len(G)}x{len(G)}; they must match")
-    f = ExactGram._f
-    SGm = mp.matrix([[f(v) for v in row] for row in SG])
-    Gm = mp.matrix([[f(v) for v in row] for row in G])
-    try:
-        L = mp.cholesky(Gm)
-    except ValueError:
-        raise ValueError("A must have full column rank (AᵀA is not positive definite)") from None
-    Li = mp.inverse(L)
-    ev = linalg.eigvalsh(linalg.symmetric_part(Li * SGm * Li.T))
-    lo, hi = mp.sqrt(max(ev[0], mp.mpf(0))), mp.sqrt(max(ev[-1], mp.mpf(0)))
-    return max(hi - 1, 1 - lo)

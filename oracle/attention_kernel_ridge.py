@@ -11,16 +11,16 @@ Conventions (Section L): the data is ``X ∈ R^{d×n}`` with **columns** ``x_i``
 ``K = exp(XᵀX)`` entrywise, ``K_ij = e^{⟨x_i, x_j⟩}``.  The random bits of the base sketches are
 those documented in ``solvers/sketches.py`` (read, never imported): SRHT
 ``{"n", "signs" (n_pad,), "rows" (m,)}`` and TensorSRHT
-``{"d1", "d2", "signs1", "signs2", "rows1", "rows2"}``.  Bad input raises ``ValueError`` naming the
+``{"d1", "d2", "signs1", "signs2", "rows1", "rows2"}``, parsed, transformed (exact integer Hadamard
+butterflies) and scheduled (Algorithm 8) by :mod:`oracle.sketch_bits`.  Bad input raises ``ValueError`` naming the
 argument and the rule.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from mpmath import mp
 
-from . import linalg
+from . import linalg, sketch_bits
 from .precision import check_int, check_mp, to_mp
 
 __all__ = [
@@ -166,48 +166,6 @@ def ridge_solution(K, y, lam):
 # ----------------------------------------------------------------------------- Algorithm 8
 
 
-def _bits_int(bits, key, ndim, name):
-    if not isinstance(bits, dict) or key not in bits:
-        raise ValueError(f"{name} must be a dict with key {key!r} (as returned by the *_bits function)")
-    arr = np.asarray(bits[key])
-    if arr.ndim != ndim or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name}[{key!r}] must be a {ndim}-d integer array (got dtype {arr.dtype}, ndim {arr.ndim})")
-    return arr.astype(np.int64)
-
-
-def _pow2(n):
-    return 1 << (n - 1).bit_length()
-
-
-def _signs_rows(signs, rows, length, pad, name):
-    if signs.shape[0] != pad or (signs.size and not np.all(np.abs(signs) == 1)):
-        raise ValueError(f"{name} signs must be ±1 of length next_pow2({length})={pad}")
-    if rows.size == 0 or rows.min() < 0 or rows.max() >= pad:
-        raise ValueError(f"{name} rows must be non-empty and lie in [0, {pad})")
-
-
-def _srht_parts(bits, name="T_bits"):
-    n = int(_bits_int(bits, "n", 0, name))
-    if n < 1:
-        raise ValueError(f"{name}['n']={n} must be >= 1")
-    signs, rows = _bits_int(bits, "signs", 1, name), _bits_int(bits, "rows", 1, name)
-    _signs_rows(signs, rows, n, _pow2(n), name)
-    return n, signs, rows
-
-
-def _tensor_parts(bits, name="S_bits"):
-    d1, d2 = int(_bits_int(bits, "d1", 0, name)), int(_bits_int(bits, "d2", 0, name))
-    if d1 < 1 or d2 < 1:
-        raise ValueError(f"{name}['d1'], {name}['d2'] = {d1}, {d2} must be >= 1")
-    s1, s2 = _bits_int(bits, "signs1", 1, name), _bits_int(bits, "signs2", 1, name)
-    r1, r2 = _bits_int(bits, "rows1", 1, name), _bits_int(bits, "rows2", 1, name)
-    if r1.shape != r2.shape:
-        raise ValueError(f"{name}['rows1'] and {name}['rows2'] must have one length m")
-    _signs_rows(s1, r1, d1, _pow2(d1), name + " (first factor)")
-    _signs_rows(s2, r2, d2, _pow2(d2), name + " (second factor)")
-    return d1, d2, s1, s2, r1, r2
-
-
 def _hadamard_integers(v, signs):
     """``H D v̄`` (unnormalised Sylvester H of order len(signs), v zero-padded) as ``(k, E)``: the
     exact integers ``k`` (a list) with ``H D v̄ ≈ k·2^E``.
@@ -225,19 +183,11 @@ def _hadamard_integers(v, signs):
     if top is None:
         return [0] * N, 0
     E = top - (mp.prec + 2 * max(1, (N - 1).bit_length()) + 16)
-    ints = np.zeros(N, dtype=object)
-    for i, (s, (neg, man, ex, _)) in enumerate(zip(signs, parts)):
+    ints = []
+    for neg, man, ex, _ in parts:
         k = int(man) << (ex - E) if ex >= E else int(man) >> (E - ex)  # Python ints: faster sums than mpz
-        ints[i] = -k if neg ^ (s < 0) else k
-    spare = np.empty_like(ints)
-    h = 1
-    while h < N:
-        a, b = ints.reshape(-1, 2, h), spare.reshape(-1, 2, h)
-        np.add(a[:, 0], a[:, 1], out=b[:, 0])
-        np.subtract(a[:, 0], a[:, 1], out=b[:, 1])
-        ints, spare = spare, ints
-        h *= 2
-    return ints.tolist(), E
+        ints.append(-k if neg else k)
+    return sketch_bits.hadamard_signed(ints, signs), E
 
 
 def _apply_T(parts, x):
@@ -255,13 +205,6 @@ def _apply_S(parts, u, v):
     b, Eb = _hadamard_integers(v, [int(s) for s in s2])
     c = 1 / mp.sqrt(len(r1))
     return [c * mp.mpf((a[i] * b[j], Ea + Eb)) for i, j in zip(r1.tolist(), r2.tolist())]
-
-
-def _tree(p: int):
-    """Algorithm 8's schedule for degree p: L = ⌊log₂ p⌋ squarings, then the set bits of p."""
-    L = p.bit_length() - 1
-    E = [i for i in range(L + 1) if (p >> i) & 1]
-    return L, E
 
 
 def tensor_sketch(X, p: int, T_bits, S_bits):
@@ -284,27 +227,18 @@ def tensor_sketch(X, p: int, T_bits, S_bits):
 def _sketch_columns(X, p, T_bits, S_bits) -> list:
     """The columns of :func:`tensor_sketch` (``X`` an mp.matrix), each a list of m mpf."""
     p = check_int(p, "p", minimum=1, maximum=MAX_DEGREE)
-    T = _srht_parts(T_bits)
+    T = sketch_bits.srht_parts(T_bits, "T_bits")
     if T[0] != X.rows:
         raise ValueError(f"T_bits['n']={T[0]} must equal the data dimension d=X.rows={X.rows}")
     m = len(T[2])
-    L, E = _tree(p)
     S = None
-    if L > 0 or len(E) > 1:
-        S = _tensor_parts(S_bits)
+    if p > 1:  # Algorithm 8 applies S only from degree 2 on
+        S = sketch_bits.tensor_srht_parts(S_bits, "S_bits")
         if (S[0], S[1], len(S[4])) != (m, m, m):
             raise ValueError(f"S_bits must define a TensorSRHT R^{m} × R^{m} → R^{m} (got d1={S[0]}, d2={S[1]}, "
                              f"m={len(S[4])})")
-    columns = []
-    for col in range(X.cols):
-        w = [_apply_T(T, [X[a, col] for a in range(X.rows)])]
-        for _ in range(L):
-            w.append(_apply_S(S, w[-1], w[-1]))
-        z = w[E[0]]
-        for i in E[1:]:
-            z = _apply_S(S, z, w[i])
-        columns.append(z)
-    return columns
+    return [sketch_bits.algorithm8(p, _apply_T(T, [X[a, col] for a in range(X.rows)]), lambda u, v: _apply_S(S, u, v))
+            for col in range(X.cols)]
 
 
 def sketch_magnitude(X, p: int, m: int):
@@ -315,16 +249,10 @@ def sketch_magnitude(X, p: int, m: int):
     X = _data(X)
     p = check_int(p, "p", minimum=1, maximum=MAX_DEGREE)
     m = check_int(m, "m", minimum=1)
-    L, E = _tree(p)
     out = mp.matrix(1, X.cols)
     for col in range(X.cols):
-        a = [mp.fsum(abs(X[k, col]) for k in range(X.rows)) / mp.sqrt(m)]
-        for _ in range(L):
-            a.append(mp.mpf(m) ** 1.5 * a[-1] ** 2)
-        z = a[E[0]]
-        for i in E[1:]:
-            z = mp.mpf(m) ** 1.5 * z * a[i]
-        out[0, col] = z
+        a0 = mp.fsum(abs(X[k, col]) for k in range(X.rows)) / mp.sqrt(m)
+        out[0, col] = sketch_bits.algorithm8(p, a0, lambda u, v: mp.mpf(m) ** 1.5 * u * v)
     return out
 
 

@@ -10,8 +10,11 @@ instance the search found.
 The primitives are those of :mod:`oracle.linalg` (one home each there, for mpmath), evaluated in
 ``arb`` (one home each here): :func:`entrywise`, :func:`exp_entrywise`, :func:`norm2`,
 :func:`frobenius`, :func:`norm_inf`, :func:`spectral_norm`, :func:`eigvalsh`, :func:`softmax`, plus
-what a proof needs and an evaluation does not: :func:`quadratic_form` for witness vectors and
-:func:`positive_definite_exact` (an exact LDLᵀ in rationals).
+what a proof needs and an evaluation does not: :func:`quadratic_form` for witness vectors,
+:func:`positive_definite_exact` (an exact LDLᵀ in rationals), the enclosures of the least and the greatest
+of balls (:func:`least`, :func:`greatest`, :func:`least_eigenvalue`) and the ball matrices the certificates
+build (:func:`diag`, :func:`kron`, :func:`entries`, :func:`frobenius_squared`): one home each, for every
+paper's certificates.
 
 Precision: ``arb`` works at ``flint.ctx.prec`` bits; :func:`at_bits` sets it for a block and
 restores it.  A function that cannot resolve its result at the current precision (eigenvalues that
@@ -30,11 +33,11 @@ from flint import acb_mat, arb, arb_mat, ctx, fmpq, fmpq_mat
 
 from .precision import UndecidableError
 
-__all__ = ["at_bits", "ball", "eigvalsh", "entrywise", "exact", "exp_entrywise", "frobenius", "from_fraction",
-           "matrix", "midpoint_fraction", "norm2", "norm_inf", "positive_definite_exact",
-           "positive_semidefinite_exact", "quadratic_form",
-           "radius_fraction", "rational_matrix", "rational_vector", "softmax", "spectral_norm", "symmetric_pivots",
-           "to_fraction"]
+__all__ = ["at_bits", "ball", "diag", "eigvalsh", "entries", "entrywise", "exact", "exp_entrywise", "frobenius",
+           "frobenius_squared", "from_fraction", "greatest", "kron", "least", "least_eigenvalue", "matrix",
+           "midpoint_fraction", "norm2", "norm_inf", "positive_definite_exact", "positive_semidefinite_exact",
+           "quadratic_form", "radius_fraction", "rational_matrix", "rational_vector", "softmax", "spectral_norm",
+           "symmetric_pivots", "to_fraction"]
 
 
 @contextlib.contextmanager
@@ -111,21 +114,28 @@ def _rows(a) -> list[list]:
 
 
 def matrix(a) -> arb_mat:
-    """An exact input (see :func:`rational_matrix`) or an ``arb_mat`` as an ``arb_mat`` at the current
-    precision (dyadic entries of at most ``ctx.prec`` bits stay exact; other rationals are enclosed)."""
+    """An exact input (see :func:`rational_matrix`), rows holding balls (``arb``) among exact numbers, or an
+    ``arb_mat``, as an ``arb_mat`` at the current precision (dyadic entries of at most ``ctx.prec`` bits stay
+    exact; other rationals are enclosed)."""
     if isinstance(a, arb_mat):
         return a
+    if isinstance(a, (list, tuple)):
+        rows = _rows(a)
+        if any(isinstance(x, arb) for row in rows for x in row):
+            return arb_mat([[x if isinstance(x, arb) else arb(exact(x)) for x in row] for row in rows])
     return arb_mat(rational_matrix(a))
 
 
 # -- the primitives of oracle.linalg, in balls -----------------------------------------------------
 
-def _entries(a: arb_mat) -> list[arb]:
+def entries(a) -> list:
+    """The entries of an ``arb_mat`` or ``fmpq_mat``, row by row, as one flat list (a column's: its entries)."""
     return [a[i, j] for i in range(a.nrows()) for j in range(a.ncols())]
 
 
+
 def _map(fn, a: arb_mat) -> arb_mat:
-    return arb_mat(a.nrows(), a.ncols(), [fn(x) for x in _entries(a)])
+    return arb_mat(a.nrows(), a.ncols(), [fn(x) for x in entries(a)])
 
 
 def entrywise(a, b) -> arb_mat:
@@ -133,7 +143,7 @@ def entrywise(a, b) -> arb_mat:
     a, b = matrix(a), matrix(b)
     if (a.nrows(), a.ncols()) != (b.nrows(), b.ncols()):
         raise ValueError(f"a and b must have one shape, got {a.nrows()}×{a.ncols()} and {b.nrows()}×{b.ncols()}")
-    return arb_mat(a.nrows(), a.ncols(), [x * y for x, y in zip(_entries(a), _entries(b))])
+    return arb_mat(a.nrows(), a.ncols(), [x * y for x, y in zip(entries(a), entries(b))])
 
 
 def exp_entrywise(a) -> arb_mat:
@@ -144,7 +154,7 @@ def exp_entrywise(a) -> arb_mat:
 def softmax(v) -> arb_mat:
     """exp(v)/⟨exp(v), 1⟩ of a column v (the softmax of paper 001's Definition 3.3)."""
     e = exp_entrywise(v)
-    return e * (1 / sum(_entries(e), arb(0)))
+    return e * (1 / sum(entries(e), arb(0)))
 
 
 def norm2(v) -> arb:
@@ -155,20 +165,38 @@ def norm2(v) -> arb:
 def frobenius(a) -> arb:
     """‖a‖_F: the square root of the sum of squares (oracle.linalg.frobenius); the sum is cut to its
     nonnegative part first, so a norm enclosing 0 is a ball around 0, not NaN."""
-    return sum((x * x for x in _entries(matrix(a))), arb(0)).nonnegative_part().sqrt()
+    return sum((x * x for x in entries(matrix(a))), arb(0)).nonnegative_part().sqrt()
 
 
 def norm_inf(v) -> arb:
     """max_i |v_i| (oracle.linalg.norm_inf)."""
-    return _max(abs(x) for x in _entries(matrix(v)))
+    return greatest(abs(x) for x in entries(matrix(v)))
 
 
-def _max(balls: Iterable[arb]) -> arb:
-    """The enclosure of the maximum of balls: its lower end the largest lower end, its upper end the
-    largest upper end."""
+def frobenius_squared(q) -> fmpq:
+    """‖q‖_F² of an exact matrix (or column), exactly: the sum of the squares of its entries."""
+    return sum((x * x for x in entries(rational_matrix(q))), fmpq(0))
+
+
+# -- the least and the greatest of balls -------------------------------------------------------------
+
+def least(balls: Iterable[arb]) -> arb:
+    """The enclosure of the least of the reals the balls enclose: from the least lower end to the least
+    upper end (rigorous and tight; the balls' order does not matter)."""
     balls = list(balls)
     if not balls:
-        raise ValueError("the maximum of no balls is undefined")
+        raise ValueError("balls must not be empty (the least of no balls is undefined)")
+    lo = min((b.lower() for b in balls), key=lambda x: x.mid())
+    hi = min((b.upper() for b in balls), key=lambda x: x.mid())
+    return lo.union(hi)
+
+
+def greatest(balls: Iterable[arb]) -> arb:
+    """The enclosure of the greatest of the reals the balls enclose: from the greatest lower end to the
+    greatest upper end."""
+    balls = list(balls)
+    if not balls:
+        raise ValueError("balls must not be empty (the greatest of no balls is undefined)")
     lo = max((b.lower() for b in balls), key=lambda x: x.mid())
     hi = max((b.upper() for b in balls), key=lambda x: x.mid())
     return lo.union(hi)
@@ -211,8 +239,32 @@ def spectral_norm(a) -> arb:
     """‖a‖₂ = √λ_max(aᵀa) (oracle.linalg.spectral_norm), enclosed through :func:`eigvalsh`."""
     a = matrix(a)
     gram = a.transpose() * a if a.nrows() >= a.ncols() else a * a.transpose()
-    top = _max(eigvalsh(gram))
+    top = greatest(eigvalsh(gram))
     return top.nonnegative_part().sqrt()
+
+
+def least_eigenvalue(s) -> arb:
+    """An enclosure of λ_min of a symmetric matrix: the :func:`least` of its :func:`eigvalsh` balls."""
+    return least(eigvalsh(s))
+
+
+# -- building ball matrices ------------------------------------------------------------------------
+
+def diag(values) -> arb_mat:
+    """diag(values): the square ball matrix with ``values`` (balls or exact numbers) on its diagonal."""
+    values = list(values)
+    D = arb_mat(len(values), len(values))
+    for k, v in enumerate(values):
+        D[k, k] = v if isinstance(v, arb) else arb(exact(v))
+    return D
+
+
+def kron(P, Q):
+    """The Kronecker product P ⊗ Q of two ``arb_mat`` or of two ``fmpq_mat`` (of their type):
+    ``(P ⊗ Q)[a·q_r + c, b·q_c + e] = P[a, b]·Q[c, e]``."""
+    rows = [[P[a, b] * Q[c, e] for b in range(P.ncols()) for e in range(Q.ncols())]
+            for a in range(P.nrows()) for c in range(Q.nrows())]
+    return type(P)(rows) if rows and rows[0] else type(P)(P.nrows() * Q.nrows(), P.ncols() * Q.ncols())
 
 
 # -- exact proofs ----------------------------------------------------------------------------------

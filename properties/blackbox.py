@@ -24,7 +24,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from oracle import attention_kernel_regression as O
+from oracle.sketch_bits import int_scaled
 
 from .contract import AdapterSet, U, output, within
 from .sketch_statistics import TRIALS, Draws, Hits, embedding, exact_gram, judge
@@ -99,8 +99,8 @@ def structure(kind: str, S: np.ndarray, s: int = 1):
 
 def _exact_product(S, M):
     """S·M computed exactly in integers (every float64 is a dyadic rational) and correctly rounded, and Σ|S||M|."""
-    NS, ks = O.int_scaled(S)
-    NM, km = O.int_scaled(M)
+    NS, ks = int_scaled(S)
+    NM, km = int_scaled(M)
     den = 1 << (ks + km)
     exact = np.array([[int(v) / den for v in row] for row in NS.dot(NM)], dtype=np.float64)
     return exact, np.abs(S) @ np.abs(M)

@@ -22,6 +22,7 @@ from mpmath import mp
 
 from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
+from oracle.sketch_bits import int_scaled, sketch_int_matrix
 
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..sketch_statistics import bits_distribution, bits_embedding
@@ -173,8 +174,8 @@ def _apply_check(inst, fn):
     got = output(fn({k: np.copy(v) for k, v in bits.items()}, M.copy()), f"{kind}_apply",
                  shape=(m,) if M.ndim == 1 else (m, M2.shape[1]))
     got2 = got[:, None] if M.ndim == 1 else got
-    T, q, ks = O.sketch_int_matrix(kind, bits)
-    NM, km = O.int_scaled(M2)
+    T, q, ks = sketch_int_matrix(kind, bits)
+    NM, km = int_scaled(M2)
     TM = T.dot(NM)
     absT = np.abs(np.asarray(T, dtype=np.float64))
     mag = absT @ np.abs(M2) * 2.0**-ks  # Σ|T||M| per entry

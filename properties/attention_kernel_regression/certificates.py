@@ -25,7 +25,7 @@ from oracle.precision import UndecidableError
 from ..contract import default_implementation
 from ..evidence import Evidence, Fact
 from . import certificates_sketch, certificates_statistics  # noqa: F401  (register the Section L certifiers)
-from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
+from .certificates_common import CERTIFIERS, psd_fact
 
 __all__ = ["CERTIFIERS", "counts_instance", "nonzero_eigenvalues"]
 
@@ -64,10 +64,10 @@ def _sigma_extremes(M: fmpq_mat) -> tuple[arb, arb]:
         return arb(0), arb(0)
     G = _gram(M)
     values = nonzero_eigenvalues(G, r)
-    top = highest(values).sqrt()
+    top = ball.greatest(values).sqrt()
     if M.nrows() < M.ncols() or r < M.ncols():
         return top, arb(0)
-    return top, lowest(values).sqrt()
+    return top, ball.least(values).sqrt()
 
 
 def _kappa(M: fmpq_mat) -> arb:
@@ -96,15 +96,10 @@ def _floats(M: fmpq_mat) -> np.ndarray:
                      for i in range(M.nrows())])
 
 
-def _sq(v: fmpq_mat) -> fmpq:
-    """‖v‖² of a rational column, exactly."""
-    return sum((v[i, 0] * v[i, 0] for i in range(v.nrows())), fmpq(0))
-
-
 def _norm(v) -> arb:
     """‖v‖₂: of a rational column through its exact squared norm (an exact 0 stays exact), of balls by
     :func:`oracle.ball.norm2`."""
-    return _num(_sq(v)).sqrt() if isinstance(v, fmpq_mat) else ball.norm2(v)
+    return _num(ball.frobenius_squared(v)).sqrt() if isinstance(v, fmpq_mat) else ball.norm2(v)
 
 
 # -- Fact A.4 ------------------------------------------------------------------------------------------
@@ -114,7 +109,7 @@ def _norm(v) -> arb:
 def _factA_4_b1(inst, hints):
     A = inst["A"]
     r = A.rank()
-    pinv = arb(0) if r == 0 else 1 / lowest(nonzero_eigenvalues(_gram(A), r))
+    pinv = arb(0) if r == 0 else 1 / ball.least(nonzero_eigenvalues(_gram(A), r))
     _, smin = _sigma_extremes(A)
     premise = Fact(f"σ_min(A) = 0 (paper's min_{{‖x‖=1}}‖Ax‖: rank {r}, shape {A.nrows()}×{A.ncols()}), so "
                    "σ_min(A)^{-2} = ∞", "exact rank over the rationals", A.nrows() < A.ncols() or r < A.ncols())
@@ -209,7 +204,7 @@ def _lemD_2_repair(inst, hints):
     G, x, b, premises, rec = _d2(inst, hints)
     if G.nrows() == 1:  # κ(A) = 1: the squared sides are rationals, compared exactly (tight examples)
         e = inst["ε"]
-        gap = _sq(G * x - b) - (e / (1 - e)) ** 2 * _sq(b)
+        gap = ball.frobenius_squared(G * x - b) - (e / (1 - e)) ** 2 * ball.frobenius_squared(b)
         return Evidence("≤", arb(gap), arb(0), premises=premises, hints=rec,
                         what="‖AᵀAx' − b‖² − ((ε/(1−ε))·κ(A)·‖b‖)² against 0 (part (a); d = 1, κ(A) = 1, exact)")
     e = _num(inst["ε"])
@@ -402,7 +397,7 @@ for _cid in ("attention_kernel_regression.thmK.1", "attention_kernel_regression.
         if not full.proven:
             raise ValueError("A must have full column rank")
         Atb = A.transpose() * b
-        opt = _num(_sq(b) - (Atb.transpose() * _gram(A).solve(Atb))[0, 0]).sqrt()  # OPT² exactly
+        opt = _num(ball.frobenius_squared(b) - (Atb.transpose() * _gram(A).solve(Atb))[0, 0]).sqrt()  # OPT² exactly
         e = _num(inst["ε_final"])
         return Evidence("≤", _norm(A * y - b), (1 + e) * opt + e * _norm(b), hints=rec, premises=[full],
                         what="‖A(AᵀA)^j x' − b‖ against (1+ε_final)·OPT + ε_final‖b‖")
@@ -428,7 +423,7 @@ def _thmL_3_eq86(inst, hints):
     Gi = G.inv()
     C = S.transpose() * M * Gi * Gi * Gi * M.transpose() * S  # (RᵀS)ᵀ(RᵀS), exactly
     m = W.nrows()
-    smin = lowest(nonzero_eigenvalues(C, m)).sqrt()  # σ_m(RᵀS) = σ_min(m, n) (RᵀS has rank m)
+    smin = ball.least(nonzero_eigenvalues(C, m)).sqrt()  # σ_m(RᵀS) = σ_min(m, n) (RᵀS has rank m)
     measured = _num((v.transpose() * C * v)[0, 0]).sqrt()
     return Evidence("≥", measured, smin * _norm(v), premises=[full],
                     what="‖RᵀSv‖ = (vᵀSᵀM(MᵀM)⁻³MᵀSv)^{1/2} against σ_min(RᵀS)‖v‖ (σ_{min(m,n)})")
@@ -483,7 +478,7 @@ def _eq86_repair(inst, hints):
         trace = sum((C[i, i] for i in range(C.nrows())), fmpq(0))
         return Evidence("≥", arb(lhs - trace * proj), arb(0), premises=[full],
                         what="‖RᵀSv‖² − σ_1(RᵀS)²‖Πv‖² against 0 (m = 1: σ_1² = tr((RᵀS)ᵀRᵀS); exact)")
-    smin = lowest(nonzero_eigenvalues(C, W.nrows())).sqrt()
+    smin = ball.least(nonzero_eigenvalues(C, W.nrows())).sqrt()
     return Evidence("≥", _num(lhs).sqrt(), smin * _num(proj).sqrt(),
                     premises=[full], what="‖RᵀSv‖ against σ_m(RᵀS)·‖Πv‖ (Π = B(BᵀB)⁻¹Bᵀ, B = SᵀSWᵀ)")
 

@@ -5,7 +5,8 @@ Every entry of an SRHT or TensorSRHT is ±1/√m, and X is float64 (dyadic ratio
 𝒵(S, T, X) of degree p is m^{−k/2} times an exact dyadic vector, with k = 1 + the number of TensorSRHT
 applications of Algorithm 8's schedule (the same for every column): ZᵀZ = m^{−k}Z̃ᵀZ̃ and
 W_gᵀW_g = 11ᵀ + Σ_l Z̃_lᵀZ̃_l/(l!·m_l^{k_l}) are exact rationals, and the null space of Z (of W_g) is that
-of the rational Z̃ (of the stacked W̃).  The Hadamard butterflies run on Python integers (:func:`exact_sketch`).
+of the rational Z̃ (of the stacked W̃).  The Hadamard butterflies run on Python integers
+(:func:`oracle.sketch_bits.hadamard_signed`).
 The bits come from the implementation (``solvers.adapter``) when certifying and are recorded in the
 certificate's hints, which ``--check`` re-verifies with python-flint alone (as Theorem K.1's output)."""
 
@@ -17,12 +18,12 @@ from fractions import Fraction
 import numpy as np
 from flint import acb_mat, arb, arb_mat, fmpq, fmpq_mat
 
-from oracle import ball
+from oracle import ball, sketch_bits
 from oracle.precision import UndecidableError
 
 from ..contract import default_implementation
 from ..evidence import Evidence, Fact
-from .certificates_common import CERTIFIERS, highest, lowest, psd_fact
+from .certificates_common import CERTIFIERS, psd_fact
 
 __all__ = ["exact_features", "exact_sketch", "features_gram", "gram_eigen_ratio", "kernel_ball", "null_vector",
            "record_bits", "restore_bits"]
@@ -53,49 +54,27 @@ def _dyadic(values) -> tuple[list[int], int]:
     return [int(q * Fraction(2) ** (-e)) for q in qs], e
 
 
-def _hadamard(ints: list[int], signs) -> list[int]:
-    """H D v̄ over integers (H the unnormalised Sylvester matrix of order len(signs), v zero-padded)."""
-    n = len(signs)
-    v = [int(s) * x for s, x in zip(signs, ints + [0] * (n - len(ints)))]
-    h = 1
-    while h < n:
-        for i in range(0, n, 2 * h):
-            for j in range(i, i + h):
-                v[j], v[j + h] = v[j] + v[j + h], v[j] - v[j + h]
-        h *= 2
-    return v
-
-
 def _apply_T(T, col):
     ints, e = _dyadic(col)
     if len(ints) != int(T["n"]):
         raise ValueError(f"T_bits['n']={int(T['n'])} must equal the data dimension {len(ints)}")
-    h = _hadamard(ints, T["signs"])
+    h = sketch_bits.hadamard_signed(ints, T["signs"])
     return [h[int(r)] for r in T["rows"]], e, 1
 
 
 def _apply_S(S, u, v):
-    a, b = _hadamard(u[0], S["signs1"]), _hadamard(v[0], S["signs2"])
+    a, b = sketch_bits.hadamard_signed(u[0], S["signs1"]), sketch_bits.hadamard_signed(v[0], S["signs2"])
     return [a[int(i)] * b[int(j)] for i, j in zip(S["rows1"], S["rows2"])], u[1] + v[1], 1 + u[2] + v[2]
 
 
 def exact_sketch(X, p: int, T_bits, S_bits) -> tuple[fmpq_mat, int, int]:
     """𝒵(S, T, X) of Algorithm 8 (def.Z) for float64 X ∈ R^{d×n} (numpy) as (Z̃, k, m) with
-    Z = m^{−k/2}·Z̃ exactly (Z̃ dyadic rational); the schedule of ``oracle.attention_kernel_ridge._tree``."""
+    Z = m^{−k/2}·Z̃ exactly (Z̃ dyadic rational); the schedule of :func:`oracle.sketch_bits.algorithm8`."""
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
         raise ValueError(f"p={p!r} must be an integer ≥ 1")
     m = len(T_bits["rows"])
-    L = p.bit_length() - 1
-    E = [i for i in range(L + 1) if (p >> i) & 1]
-    cols = []
-    for c in range(X.shape[1]):
-        w = [_apply_T(T_bits, X[:, c].tolist())]
-        for _ in range(L):
-            w.append(_apply_S(S_bits, w[-1], w[-1]))
-        z = w[E[0]]
-        for i in E[1:]:
-            z = _apply_S(S_bits, z, w[i])
-        cols.append(z)
+    cols = [sketch_bits.algorithm8(p, _apply_T(T_bits, X[:, c].tolist()), lambda u, v: _apply_S(S_bits, u, v))
+            for c in range(X.shape[1])]
     k = cols[0][2]
     rows = len(cols[0][0])
     scale = [fmpq(2) ** e if e >= 0 else fmpq(1, 2 ** -e) for _, e, _ in cols]
@@ -146,7 +125,7 @@ def gram_eigen_ratio(K: arb_mat, G: fmpq_mat) -> tuple[arb, arb]:
         values = [z.real for z in acb_mat(K.solve(arb_mat(G))).eig(multiple=True)]
     except (ValueError, ZeroDivisionError) as exc:
         raise UndecidableError(f"eigenvalues of K⁻¹G not isolated ({exc})") from None
-    return lowest(values), highest(values)
+    return ball.least(values), ball.greatest(values)
 
 
 def _bits_hint(hints, key, compute):
@@ -230,8 +209,8 @@ def _thmL_3_allxy(inst, hints):
 def _thmL_3_allxy_repair(inst, hints):
     K, G, xq, y0q, y, scale, rec = _allxy_data(inst, hints)
     lo, hi = gram_eigen_ratio(K, G)
-    eps_w = highest([1 - lo, hi - 1])
-    top = highest(ball.eigvalsh(K))
+    eps_w = ball.greatest([1 - lo, hi - 1])
+    top = ball.greatest(ball.eigvalsh(K))
     lhs = ball.norm2(arb_mat(G * xq) - y)
     rhs = scale * ball.norm2(y0q) + eps_w * top.sqrt() * ball.quadratic_form(arb_mat(xq), K).sqrt()
     return Evidence("≤", lhs, rhs, hints=rec, what="‖WᵀWx − y‖ against ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖ "

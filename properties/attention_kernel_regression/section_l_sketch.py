@@ -18,6 +18,7 @@ from mpmath import mp
 from oracle import attention_kernel_regression as O
 from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_mp
+from oracle.sketch_bits import distortion_from_grams, sketch_grams
 
 from ..toolkit import ClaimSet, Outcome, le, loewner, require, worst, worst_pair
 from ..toolkit.strategies import dims, matrices, scalars
@@ -181,8 +182,8 @@ def _l2_trial(seed, impl):
         A[:d] += 50 * np.eye(d)  # coherent rows
     m = math.ceil(n * math.log(n * d / delta) / eps**2)
     bits = impl.srht_bits(n, m, seed)
-    SG, G = O.sketch_grams("srht", bits, A)
-    return _judged(le(lambda: (O.distortion_from_grams(SG, G), mp.mpf(eps))), f"n={n}, d={d}, m={m}")
+    SG, G = sketch_grams("srht", bits, A)
+    return _judged(le(lambda: (distortion_from_grams(SG, G), mp.mpf(eps))), f"n={n}, d={d}, m={m}")
 
 
 claims.trial(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mpmath import mp
 
-from oracle import attention_kernel_regression as O
+from oracle.sketch_bits import distortion_from_grams, sketch_grams
 
 from ..toolkit import ClaimSet, le
 from .common import PAPER, with_note
@@ -28,8 +28,8 @@ def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, note
         A, n, d = se_instance(seed)
         m = se_rows(n, d, SE_EPS, SE_DELTA)
         bits = impl.srht_bits(n, m, seed) if kind == "srht" else impl.osnap_bits(n, m, osnap_sparsity(d), seed)
-        SG, G = O.sketch_grams(kind, bits, A)
-        out = le(lambda: (O.distortion_from_grams(SG, G), mp.mpf(SE_EPS)))
+        SG, G = sketch_grams(kind, bits, A)
+        out = le(lambda: (distortion_from_grams(SG, G), mp.mpf(SE_EPS)))
         return with_time(with_note(out, f"n={n}, d={d}, m={m}, family {seed % 3}"), sketch_time(impl, kind))
 
     trial.__name__ = trial.__qualname__ = f"lemC_5_{kind}"

@@ -21,9 +21,6 @@ from oracle import ball
 from ..evidence import Certifiers, Evidence, Fact
 from . import certificates_loss as L
 from . import certificates_tight as tight
-from .certificates_tight import diag as _diag
-from .certificates_tight import kron as _kron
-from .certificates_tight import least_eigenvalue as _least_eigenvalue
 
 __all__ = ["CERTIFIERS"]
 
@@ -31,16 +28,6 @@ CERTIFIERS = Certifiers("attention_optimization")
 
 
 # -- witnesses -------------------------------------------------------------------------------------
-
-def _frobenius(M: arb_mat) -> arb:
-    """‖M‖_F of a ball matrix whose entries may straddle 0 (``ball.frobenius`` takes the square root of a
-    sum of squares whose enclosure then dips below 0, giving nan): the sum's nonnegative part."""
-    total = arb(0)
-    for i in range(M.nrows()):
-        for j in range(M.ncols()):
-            total += M[i, j] * M[i, j]
-    return total.nonnegative_part().sqrt()
-
 
 def _floats(M: arb_mat) -> np.ndarray:
     return np.array([[float(M[i, j].mid()) for j in range(M.ncols())] for i in range(M.nrows())])
@@ -102,7 +89,7 @@ def _attention(inst):
 
 
 def _fvc(A1, A2, A3, B, x, y, j0, i0):
-    return (L.column(L.f_row(A1, A2, x, j0)), L.column(L.h_col(A3, y, i0)), L.c_entry(A1, A2, A3, B, x, y, j0, i0))
+    return (ball.matrix(L.f_row(A1, A2, x, j0)), ball.matrix(L.h_col(A3, y, i0)), L.c_entry(A1, A2, A3, B, x, y, j0, i0))
 
 
 def _x_hessian_witness(inst, hints, kernel):
@@ -241,11 +228,11 @@ def _lem9_1_p3(inst, hints):
     K = L.kron_block(A1, A2, j0)
     premises.append(Fact("𝖠_{j0} ≠ 0 (σ_+ exists)", "exact rank", K.rank() > 0))
     base = l / L.sigma_plus_squared(K) + 30 * R ** 8
-    W = _diag([base * (1 + v) for v in s])
+    W = ball.diag([base * (1 + v) for v in s])
     Kb = ball.matrix(K)
     H = Kb.transpose() * (L.B_x_paper(*_fvc(A1, A2, A3, B, x, y, j0, i0)) + W) * Kb
     k = Kb.ncols()
-    return _loewner_at(_diag([l] * k), H, hints, "l·I) against vᵀ(𝖠ᵀ(B_paper + W)𝖠", premises)
+    return _loewner_at(ball.diag([l] * k), H, hints, "l·I) against vᵀ(𝖠ᵀ(B_paper + W)𝖠", premises)
 
 
 @CERTIFIERS.violation("attention_optimization.lem9.1.p5",
@@ -265,8 +252,8 @@ def _lem9_1_p5(inst, hints):
         for i0 in range(d):
             H += Kb.transpose() * L.B_x_paper(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * Kb
     A1b, A2b = ball.matrix(A1), ball.matrix(A2)
-    H += _kron(A1b.transpose() * A1b, A2b.transpose() * _diag(w) * A2b) * d
-    return _loewner_at(_diag([l] * (d * d)), H, hints, "l·I) against vᵀ(H + H_reg", premises)
+    H += ball.kron(A1b.transpose() * A1b, A2b.transpose() * ball.diag(w) * A2b) * d
+    return _loewner_at(ball.diag([l] * (d * d)), H, hints, "l·I) against vᵀ(H + H_reg", premises)
 
 
 # -- Section 14 on quadratics ---------------------------------------------------------------------------
@@ -281,19 +268,15 @@ def _newton_step(inst):
     Es = (E + E.transpose()) * fmpq(1, 2)
     nE = ball.spectral_norm(Es) if any(Es[i, j] != 0 for i in range(k) for j in range(k)) else arb(1)
     Ehat = ball.matrix(Es) * (1 / nE)
-    root = _diag([v.sqrt() for v in h])
-    H = _diag(h)
-    Ht = root * (_diag([arb(1)] * k) + Ehat * eps0) * root
+    root = ball.diag([v.sqrt() for v in h])
+    H = ball.diag(h)
+    Ht = root * (ball.diag([arb(1)] * k) + Ehat * eps0) * root
     z1 = z - Ht.solve(H * z)
     eps_bar = (eps0 * ball.spectral_norm(Ehat)).upper()
     premises = [Evidence("≤", eps0 * ball.spectral_norm(Ehat), eps_bar,
                          what="H̃ is ε̄-approximate: ‖H^{−1/2}H̃H^{−1/2} − I‖₂ = ε0‖Ê‖₂ ≤ ε̄"),
                 Evidence(">", min(h, key=lambda b: b.mid()), arb(0), what="l = λ_min(H) > 0, M = 0 (L_tot quadratic)")]
     return H, z, z1, eps_bar, premises
-
-
-def _euclid(v: arb_mat) -> arb:
-    return _frobenius(v)
 
 
 def _h_norm(H: arb_mat, v: arb_mat) -> arb:
@@ -304,7 +287,7 @@ def _h_norm(H: arb_mat, v: arb_mat) -> arb:
                       method="the Newton step repeated in balls (arb_mat.solve); ε̄ ≥ ε0 the proven approximation factor")
 def _lem14_shrink(inst, hints):
     _, z, z1, eps_bar, premises = _newton_step(inst)
-    return Evidence("≤", _euclid(z1), 2 * eps_bar * _euclid(z), what="r_{t+1} against 2ε̄·r_t (M = 0)",
+    return Evidence("≤", ball.norm2(z1), 2 * eps_bar * ball.norm2(z), what="r_{t+1} against 2ε̄·r_t (M = 0)",
                     premises=premises)
 
 
@@ -313,7 +296,7 @@ def _lem14_shrink(inst, hints):
 def _lem14_induction(inst, hints):
     _, z, z1, eps_bar, premises = _newton_step(inst)
     premises.append(Evidence("≤", eps_bar, arb(fmpq(1, 10)), what="ε̄ ≤ 0.1 (the Newton framework's ε0)"))
-    return Evidence("≤", _euclid(z1), _euclid(z) * fmpq(2, 5), what="r_1 against 0.4·r_0 (t = 0, M = 0)",
+    return Evidence("≤", ball.norm2(z1), ball.norm2(z) * fmpq(2, 5), what="r_1 against 0.4·r_0 (t = 0, M = 0)",
                     premises=premises)
 
 
@@ -347,7 +330,7 @@ def _lem7_4_repair(inst, hints):
     K = ball.matrix(L.kron_block(A1, A2, j0))
     true = L.hessian(lambda z: L.L_entry(A1, A2, A3, B, z, y, j0, i0), x)
     kernel = K.transpose() * L.B_x_true(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * K
-    return Evidence("≤", _frobenius(true - kernel), (1 + _frobenius(true)) * arb(_AGREEMENT),
+    return Evidence("≤", ball.frobenius(true - kernel), (1 + ball.frobenius(true)) * arb(_AGREEMENT),
                     what="‖∇²_x L_{j0,i0} − 𝖠ᵀB_true𝖠‖_F against 10⁻³⁰(1 + ‖∇²_x L_{j0,i0}‖_F) (equality to 30 digits)")
 
 
@@ -362,13 +345,13 @@ def _lem11_4_repair(inst, hints):
     for j0 in range(n):
         K = ball.matrix(L.kron_block(A1, A2, j0))
         kernel += K.transpose() * L.B_xy_true(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * ball.matrix(A3)
-    return Evidence("≤", _frobenius(true - kernel), (1 + _frobenius(true)) * arb(_AGREEMENT),
+    return Evidence("≤", ball.frobenius(true - kernel), (1 + ball.frobenius(true)) * arb(_AGREEMENT),
                     what="‖H_{x,y_{i0}} − Σ𝖠ᵀB_xy,true A3‖_F against 10⁻³⁰(1 + ‖H_{x,y_{i0}}‖_F) (equality to 30 digits)")
 
 
 def _sigma_min(A: fmpq_mat) -> arb:
     """σ_min(A) of an n×d A with n ≥ d: √λ_min(AᵀA)."""
-    return _least_eigenvalue(ball.matrix(A.transpose() * A)).sqrt()
+    return ball.least_eigenvalue(ball.matrix(A.transpose() * A)).sqrt()
 
 
 @CERTIFIERS.repair("attention_optimization.sec3.psd_chain",
@@ -385,13 +368,13 @@ def _psd_chain_repair(inst, hints):
     w = [wmin * (1 + v) for v in s]
     H = L.hessian(lambda z: L.L_half(A1, A2, A3, B, z[:k], z[k:]), x + y)
     A1b, A2b, A3b = ball.matrix(A1), ball.matrix(A2), ball.matrix(A3)
-    Hx = _kron(A1b.transpose() * A1b, A2b.transpose() * _diag(w) * A2b) * d
-    Hy = _kron(_diag([arb(1)] * d), A3b.transpose() * _diag([v * v for v in w]) * A3b)
+    Hx = ball.kron(A1b.transpose() * A1b, A2b.transpose() * ball.diag(w) * A2b) * d
+    Hy = ball.kron(ball.diag([arb(1)] * d), A3b.transpose() * ball.diag([v * v for v in w]) * A3b)
     for a in range(k):
         for b in range(k):
             H[a, b] += Hx[a, b]
             H[k + a, k + b] += Hy[a, b]
-    return Evidence("≥", _least_eigenvalue(H), arb(0), what="λ_min(H_tot + H_reg) against 0")
+    return Evidence("≥", ball.least_eigenvalue(H), arb(0), what="λ_min(H_tot + H_reg) against 0")
 
 
 # -- repairs whose worst example attains the bound (ledger ratio 1): exact rationals, certificates_tight -------

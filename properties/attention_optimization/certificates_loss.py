@@ -20,7 +20,7 @@ from flint import arb, arb_mat, arb_series, fmpq, fmpq_mat
 from oracle import ball
 from oracle.precision import UndecidableError
 
-__all__ = ["B_x_paper", "B_x_true", "B_xy_paper", "B_xy_true", "G_xy_four", "L_entry", "L_half", "c_entry", "column",
+__all__ = ["B_x_paper", "B_x_true", "B_xy_paper", "B_xy_true", "G_xy_four", "L_entry", "L_half", "c_entry",
            "cross_hessian", "entries", "f_row", "h12_quantities", "h_col", "hessian", "kron_block", "second_derivative",
            "sigma_plus_squared", "vec_cols", "vec_row"]
 
@@ -28,11 +28,6 @@ __all__ = ["B_x_paper", "B_x_true", "B_xy_paper", "B_xy_true", "G_xy_four", "L_e
 def entries(M) -> list[list]:
     """The entries of an ``fmpq_mat`` or ``arb_mat`` as nested lists (rows)."""
     return [[M[i, j] for j in range(M.ncols())] for i in range(M.nrows())]
-
-
-def column(values) -> arb_mat:
-    """A list of scalars as an ``arb_mat`` column."""
-    return arb_mat([[arb(v) if isinstance(v, fmpq) else v] for v in values])
 
 
 def vec_row(X: fmpq_mat) -> list:
@@ -148,14 +143,6 @@ def cross_hessian(fn, x: list, y: list, p: list | None = None, q: list | None = 
 
 # -- the kernels (f, v: arb_mat columns; c: arb) ------------------------------------------------------
 
-def _diag(v: arb_mat) -> arb_mat:
-    n = v.nrows()
-    D = arb_mat(n, n)
-    for i in range(n):
-        D[i, i] = v[i, 0]
-    return D
-
-
 def _outer(a: arb_mat, b: arb_mat) -> arb_mat:
     return a * b.transpose()
 
@@ -167,7 +154,7 @@ def _dot(a: arb_mat, b: arb_mat) -> arb:
 def B_x_paper(f: arb_mat, v: arb_mat, c: arb) -> arb_mat:
     """Def 7.3 as stated: (1−γ)c·diag(f∘v) − (2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ + (f∘v)(f∘v)ᵀ."""
     g, fv = _dot(f, v), ball.entrywise(f, v)
-    return (_diag(fv) * ((1 - g) * c) - (_outer(fv, f) + _outer(f, fv)) * (2 * g + c)
+    return (ball.diag(ball.entries(fv)) * ((1 - g) * c) - (_outer(fv, f) + _outer(f, fv)) * (2 * g + c)
             + _outer(f, f) * (2 * g * c + g * g) + _outer(fv, fv))
 
 
@@ -175,12 +162,12 @@ def B_x_true(f: arb_mat, v: arb_mat, c: arb) -> arb_mat:
     """Spec def.B_x_true: (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)."""
     g, fv = _dot(f, v), ball.entrywise(f, v)
     return (_outer(fv, fv) - (_outer(fv, f) + _outer(f, fv)) * (g + c) + _outer(f, f) * (g * g + 2 * g * c)
-            + _diag(fv) * c - _diag(f) * (g * c))
+            + ball.diag(ball.entries(fv)) * c - ball.diag(ball.entries(f)) * (g * c))
 
 
 def G_xy_four(f: arb_mat, h: arb_mat, c: arb) -> list[arb_mat]:
     """Sec 12: the four pieces (f∘h)fᵀ, −⟨f,h⟩ffᵀ, −c·diag(f), c·ffᵀ of B_xy,paper (Def 11.3)."""
-    return [_outer(ball.entrywise(f, h), f), _outer(f, f) * (-_dot(f, h)), _diag(f) * (-c), _outer(f, f) * c]
+    return [_outer(ball.entrywise(f, h), f), _outer(f, f) * (-_dot(f, h)), ball.diag(ball.entries(f)) * (-c), _outer(f, f) * c]
 
 
 def B_xy_paper(f: arb_mat, h: arb_mat, c: arb) -> arb_mat:
@@ -192,7 +179,7 @@ def B_xy_paper(f: arb_mat, h: arb_mat, c: arb) -> arb_mat:
 def B_xy_true(f: arb_mat, h: arb_mat, c: arb) -> arb_mat:
     """Spec def.B_xy_true: (diag f − ffᵀ)(hfᵀ + c·I_n)."""
     n = f.nrows()
-    return (_diag(f) - _outer(f, f)) * (_outer(h, f) + _diag(column([c] * n)))
+    return (ball.diag(ball.entries(f)) - _outer(f, f)) * (_outer(h, f) + ball.diag([c] * n))
 
 
 # -- hypotheses ---------------------------------------------------------------------------------------
@@ -205,10 +192,10 @@ def h12_quantities(A1, A2, A3, B, x: list, y: list) -> list[tuple[str, arb]]:
     nA2 = ball.spectral_norm(A2)
     top = lambda balls: ball.norm_inf(arb_mat([[b] for b in balls]))  # noqa: E731  (max of nonnegative balls)
     rows = top([ball.norm2(fmpq_mat([[A1[j, a]] for a in range(d)])) for j in range(n)])
-    hs = [ball.norm2(column(h_col(A3, y, i0))) for i0 in range(d)]
-    ys = [ball.norm2(column(y[i0 * d:(i0 + 1) * d])) for i0 in range(d)]
+    hs = [ball.norm2(ball.matrix(h_col(A3, y, i0))) for i0 in range(d)]
+    ys = [ball.norm2(ball.matrix(y[i0 * d:(i0 + 1) * d])) for i0 in range(d)]
     return [("4", arb(4)), ("‖A1‖₂", ball.spectral_norm(A1)), ("‖A2‖₂", nA2), ("‖A3‖₂", ball.spectral_norm(A3)),
-            ("max‖𝖠_{j0}‖₂", rows * nA2), ("‖x‖₂", ball.norm2(column(x))), ("max|b|", ball.norm_inf(B)),
+            ("max‖𝖠_{j0}‖₂", rows * nA2), ("‖x‖₂", ball.norm2(ball.matrix(x))), ("max|b|", ball.norm_inf(B)),
             ("√max‖h(y)_{i0}‖₂", top(hs).sqrt()), ("max‖y_{i0}‖₂", top(ys))]
 
 

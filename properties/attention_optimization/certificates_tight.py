@@ -17,34 +17,11 @@ from oracle.precision import UndecidableError
 from ..evidence import Evidence, Fact
 from . import certificates_loss as L
 
-__all__ = ["diag", "fact4_3_repair", "fact4_4_p6_repair", "kron", "least_eigenvalue", "lem9_1_p3_repair",
+__all__ = ["fact4_3_repair", "fact4_4_p6_repair", "lem9_1_p3_repair",
            "lem9_1_p5_repair", "lem12_10_repair"]
 
 
 # -- generic: exact PSD evidence, Kronecker products, eigenvalues -----------------------------------------
-
-def diag(values) -> arb_mat:
-    """diag(values) as a ball matrix."""
-    D = arb_mat(len(values), len(values))
-    for k, v in enumerate(values):
-        D[k, k] = v
-    return D
-
-
-def kron(P, Q):
-    """P ⊗ Q, of two ``arb_mat`` or two ``fmpq_mat``."""
-    rows = [[P[a, b] * Q[c, e] for b in range(P.ncols()) for e in range(Q.ncols())]
-            for a in range(P.nrows()) for c in range(Q.nrows())]
-    return type(P)(rows) if rows and rows[0] else type(P)(P.nrows() * Q.nrows(), P.ncols() * Q.ncols())
-
-
-def least_eigenvalue(S: arb_mat) -> arb:
-    """An enclosure of λ_min of a symmetric ball matrix (the union of the least lower and upper ends)."""
-    values = ball.eigvalsh(S)
-    lo = min((v.lower() for v in values), key=lambda b: b.mid())
-    hi = min((v.upper() for v in values), key=lambda b: b.mid())
-    return lo.union(hi)
-
 
 def _psd_exact(D: fmpq_mat, what: str, premises=()) -> Evidence:
     """D ⪰ 0 proven exactly: the smallest LDLᵀ pivot against 0, with the exact PSD decision as premise."""
@@ -59,17 +36,13 @@ def _psd(D: arb_mat, what: str, premises=()) -> Evidence:
     if all(D[i, j].is_exact() for i in range(n) for j in range(n)):
         exact = fmpq_mat(n, n, [ball.exact(ball.midpoint_fraction(D[i, j])) for i in range(n) for j in range(n)])
         return _psd_exact(exact, what, premises)
-    return Evidence("≥", least_eigenvalue(D), arb(0), what=f"λ_min({what}) (ball eigenvalues)", premises=list(premises))
+    return Evidence("≥", ball.least_eigenvalue(D), arb(0), what=f"λ_min({what}) (ball eigenvalues)", premises=list(premises))
 
 
 def _gap(value: fmpq, what: str, premises=()) -> Evidence:
     """``bound − measured ≥ 0`` on the exact rational difference: an exact 0 where the bound is attained (a
     tight worst example), else a ball excluding 0 (arb of a nonzero rational has its sign)."""
     return Evidence("≥", arb(value), arb(0), what=f"{what} (exact rationals)", premises=list(premises))
-
-
-def _frobenius2(M: fmpq_mat) -> fmpq:
-    return sum((M[i, j] ** 2 for i in range(M.nrows()) for j in range(M.ncols())), fmpq(0))
 
 
 def _trace(M: fmpq_mat) -> fmpq:
@@ -125,11 +98,11 @@ def _least_radius(A1, A2, A3, B, x, y) -> arb:
 
 
 def _fvc(A1, A2, A3, B, x, y, j0, i0):
-    return (L.column(L.f_row(A1, A2, x, j0)), L.column(L.h_col(A3, y, i0)), L.c_entry(A1, A2, A3, B, x, y, j0, i0))
+    return (ball.matrix(L.f_row(A1, A2, x, j0)), ball.matrix(L.h_col(A3, y, i0)), L.c_entry(A1, A2, A3, B, x, y, j0, i0))
 
 
 def lem9_1_p3_repair(inst, _hints):
-    """lem9.1.p3's repair H + H_reg ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π at one block 𝖠 = 𝖠_{j0}, W = diag((l/σ_+² + C_0)(1 + s)).
+    """lem9.1.p3's repair H + H_reg ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π at one block 𝖠 = 𝖠_{j0}, W = ball.diag((l/σ_+² + C_0)(1 + s)).
     The second link is tight on σ_+'s singular direction at every instance: proven exactly when 𝖠 has rank 1
     (σ_+² = ‖𝖠‖_F², Π = 𝖠ᵀ𝖠/‖𝖠‖_F², the difference the zero matrix); the first (for B_paper and B_true) as
     𝖠ᵀ(B + W − (l/σ_+²)I)𝖠 with B + W − (l/σ_+²)I ⪰ 0 in balls (W − (l/σ_+²)I ⪰ C_0·I ⪰ −B, room ≈ C_0)."""
@@ -140,14 +113,14 @@ def lem9_1_p3_repair(inst, _hints):
     if K.rank() != 1:
         raise UndecidableError(f"𝖠_{{j0}} has rank {K.rank()}: σ_+² is then an algebraic number in general, and "
                                "the tight link l·Π ⪯ (l/σ_+²)𝖠ᵀ𝖠 is decided exactly only for rank 1")
-    sigma2 = _frobenius2(K)  # rank 1: the one nonzero singular value squared
+    sigma2 = ball.frobenius_squared(K)  # rank 1: the one nonzero singular value squared
     r = next(fmpq_mat([[K[i, j] for j in range(K.ncols())]]) for i in range(K.nrows())
              if any(K[i, j] != 0 for j in range(K.ncols())))
     Pi = r.transpose() * r * (1 / (r * r.transpose())[0, 0])  # the projector onto the row space (spanned by r)
     tight = K.transpose() * K * (l / sigma2) - Pi * l
     C0 = 30 * _least_radius(A1, A2, A3, B, x, y) ** 8
     n = A1.nrows()
-    W_minus = diag([(arb(l / sigma2) + C0) * (1 + arb(v)) - arb(l / sigma2) for v in s])
+    W_minus = ball.diag([(arb(l / sigma2) + C0) * (1 + arb(v)) - arb(l / sigma2) for v in s])
     f, v, c = _fvc(A1, A2, A3, B, x, y, j0, i0)
     premises = [Fact("s ≥ 0, so w_k = (l/σ_+² + C_0)(1 + s_k) meets min w ≥ l/σ_+² + C_0", "exact rational sign",
                      all(t >= 0 for t in s)),
@@ -156,7 +129,7 @@ def lem9_1_p3_repair(inst, _hints):
                      Pi == Pi.transpose() and Pi * Pi == Pi and Pi * K.transpose() == K.transpose())]
     for name, kernel in (("B_paper", L.B_x_paper), ("B_true", L.B_x_true)):
         M = kernel(f, v, c) + W_minus
-        premises.append(Evidence("≥", least_eigenvalue((M + M.transpose()) * fmpq(1, 2)), arb(0),
+        premises.append(Evidence("≥", ball.least_eigenvalue((M + M.transpose()) * fmpq(1, 2)), arb(0),
                                  what=f"λ_min({name} + W − (l/σ_+²)I_{n}) ≥ 0, so 𝖠ᵀ({name} + W)𝖠 ⪰ (l/σ_+²)𝖠ᵀ𝖠"))
     return _psd_exact(tight, "(l/σ_+²)𝖠ᵀ𝖠 − l·Π", premises)
 
@@ -167,7 +140,7 @@ def _least_gram_eigenvalue(A: fmpq_mat) -> arb:
     d = G.nrows()
     if all(G[i, j] == 0 for i in range(d) for j in range(d) if i != j):
         return arb(min(G[i, i] for i in range(d)))
-    return least_eigenvalue(ball.matrix(G))
+    return ball.least_eigenvalue(ball.matrix(G))
 
 
 def lem9_1_p5_repair(inst, _hints):
@@ -189,8 +162,8 @@ def lem9_1_p5_repair(inst, _hints):
             paper += Kb.transpose() * L.B_x_paper(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * Kb
     true = L.hessian(lambda z: L.L_half(A1, A2, A3, B, z, y), x)
     A1b, A2b = ball.matrix(A1), ball.matrix(A2)
-    reg = kron(A1b.transpose() * A1b, A2b.transpose() * diag(w) * A2b) * d
-    shift = diag([bound] * k)
+    reg = ball.kron(A1b.transpose() * A1b, A2b.transpose() * ball.diag(w) * A2b) * d
+    shift = ball.diag([bound] * k)
     premises = [Fact("n ≥ d and s ≥ 0 (w = C_0(1 + s), w_min ≥ C_0)", "exact integers and signs",
                      n >= d and all(v >= 0 for v in s))]
     evidence = [_psd(H + reg - shift, f"{name} + H_reg − d(w_min − C_0)σ_min(A1)²σ_min(A2)²I")
@@ -215,7 +188,7 @@ def _root(q: fmpq | None, power: int) -> fmpq | None:
 
 def _rank1_norm2(M: fmpq_mat) -> fmpq | None:
     """‖M‖₂² = ‖M‖_F² when rank M ≤ 1, else None (irrational in general)."""
-    return _frobenius2(M) if M.rank() <= 1 else None
+    return ball.frobenius_squared(M) if M.rank() <= 1 else None
 
 
 def _exact_radius(A1, A2, A3, B, x, y) -> tuple[fmpq, list] | None:

@@ -27,37 +27,28 @@ __all__ = ["CERTIFIERS"]
 
 # -- shared pieces ------------------------------------------------------------------------------------
 
-def _entries(q):
-    return [q[i, j] for i in range(q.nrows()) for j in range(q.ncols())]
-
-
 def _sq(x: arb) -> arb:
     """x² as x·x (``arb`` powers go through exp∘log, which is nan on a ball around 0)."""
     return x * x
 
 
-def _fro2(q) -> fmpq:
-    """‖q‖_F² of an exact matrix, exactly."""
-    return sum((x * x for x in _entries(q)), fmpq(0))
-
-
 def _unit_box(M) -> Fact:
-    return Fact("M ∈ [0,1]^{d×d}", "exact rational comparison", all(0 <= x <= 1 for x in _entries(M)))
+    return Fact("M ∈ [0,1]^{d×d}", "exact rational comparison", all(0 <= x <= 1 for x in ball.entries(M)))
 
 
 def _lam_star(A, M) -> arb:
     """λ* = max(0, −⟨A, M⟩/‖M‖_F²), the λ ≥ 0 minimising ‖A + λM‖_F (0 for M = 0, decided exactly); the
     enclosure is cut to [0, ∞) (``arb.max`` may return a ball reaching below 0)."""
-    mm = _fro2(M)
+    mm = ball.frobenius_squared(M)
     if mm == 0:
         return arb(0)
-    return B.maximum([arb(0), -B.inner(A, M) / arb(mm)]).nonnegative_part()
+    return ball.greatest([arb(0), -B.inner(A, M) / arb(mm)]).nonnegative_part()
 
 
 def _alpha1(X, W, lam) -> arb:
     """α1 = 6√n·max|W|·‖X‖_F²·λd (Lemma F.2, spec def.mu_xi)."""
     n, d = X.nrows(), X.ncols()
-    return 6 * arb(n).sqrt() * arb(B.max_abs(W) * _fro2(X) * d) * lam
+    return 6 * arb(n).sqrt() * arb(B.max_abs(W) * ball.frobenius_squared(X) * d) * lam
 
 
 def _pl_premises(X, W, M, t) -> list:
@@ -91,7 +82,7 @@ def _f2_terms(inst):
 def _lemF2_p2(inst, hints):
     """lemF2.p2: ‖A + B‖_F < ‖A‖_F − α1 at the instance (B = λM, λ = t·λ* or t)."""
     X, W, M, t, A, lam = _f2_terms(inst)
-    return Evidence("≥", B.frob(_grid(A, _scaled(M, lam))), B.frob(A) - _alpha1(X, W, lam),
+    return Evidence("≥", ball.frobenius(_grid(A, _scaled(M, lam))), ball.frobenius(A) - _alpha1(X, W, lam),
                     what="‖A + B‖_F against ‖A‖_F − α1", premises=[_unit_box(M), Fact(
                         "λ ≥ 0 (t ≥ 0, λ* ≥ 0)", "exact rational comparison", t >= 0)])
 
@@ -102,14 +93,14 @@ def _lemF2_p2_repair(inst, hints):
     smaller slack ≥ 0.  Where λ = 0 exactly (B = 0: the repair's tight case, ratio 1) the difference
     ‖A + B‖_F − ‖A‖_F is exactly 0 by A + 0 = A, so the slack is an exact 0 (equality, proven exactly)."""
     X, W, M, t, A, lam = _f2_terms(inst)
-    gap = arb(0) if lam.is_zero() else B.frob(_grid(A, _scaled(M, lam))) - B.frob(A)
-    alpha1, nA2 = _alpha1(X, W, lam), _sq(B.frob(A))
-    slacks = [gap + lam * B.frob(M)]
+    gap = arb(0) if lam.is_zero() else ball.frobenius(_grid(A, _scaled(M, lam))) - ball.frobenius(A)
+    alpha1, nA2 = _alpha1(X, W, lam), _sq(ball.frobenius(A))
+    slacks = [gap + lam * ball.frobenius(M)]
     if nA2 >= alpha1:
         slacks.append(gap + alpha1.sqrt())
     elif not nA2 < alpha1:
         raise UndecidableError("‖A‖_F² against α1 not decided")
-    return Evidence("≥", B.minimum(slacks), arb(0), premises=[_unit_box(M), Fact(
+    return Evidence("≥", ball.least(slacks), arb(0), premises=[_unit_box(M), Fact(
         "λ ≥ 0 (t ≥ 0, λ* ≥ 0)", "exact rational comparison", t >= 0)],
         what="the smaller slack of ‖A + B‖_F ≥ ‖A‖_F − λ‖M‖_F and (where ‖A‖_F² ≥ α1) ‖A + B‖_F ≥ ‖A‖_F − √α1")
 
@@ -122,10 +113,10 @@ def _pl_terms(inst):
     pr = B.parts(X, W, M, False)
     A = B.data_gradient(X, W, pr["p"])
     lam = arb(t) * (_lam_star(A, M) if mode == "star" else arb(fmpq(1, 100)))
-    delta = B.minimum(v for row in pr["ft"] for v in row)
+    delta = ball.least(v for row in pr["ft"] for v in row)
     kappa = arb(B.min_abs(W)) * B.beta(X) * delta
-    terms = {"λ": lam, "grad": B.frob(B.loss_gradient(X, W, M, lam, False)), "c": B.frob(pr["c"]),
-             "δ": delta, "κ": kappa, "α1": _alpha1(X, W, lam), "‖M‖": B.frob(M)}
+    terms = {"λ": lam, "grad": ball.frobenius(B.loss_gradient(X, W, M, lam, False)), "c": ball.frobenius(pr["c"]),
+             "δ": delta, "κ": kappa, "α1": _alpha1(X, W, lam), "‖M‖": ball.frobenius(M)}
     premises = _pl_premises(X, W, M, t) + [Evidence(">", delta, arb(0), what="δ = min f̃(M) > 0")]
     return terms, premises
 
@@ -151,7 +142,7 @@ def _lem5_5_repair(inst, hints):
     k, premises = _pl_terms(inst)
     sq = _sq(k["grad"]) - (_sq(k["κ"] * k["c"]) - k["α1"])
     lin = k["grad"] - (k["κ"] * k["c"] - k["λ"] * k["‖M‖"])
-    return Evidence("≥", B.minimum([sq, lin]), arb(0), premises=premises,
+    return Evidence("≥", ball.least([sq, lin]), arb(0), premises=premises,
                     what="min of the slacks ‖∇L‖_F² − (κ²‖c‖_F² − α1) (sq) and ‖∇L‖_F − (κ‖c‖_F − λ‖M‖_F) (lin)")
 
 
@@ -177,17 +168,17 @@ def _thm4_1(inst, hints):
     X, W, M0, lam, theta, n, eta, premises = _run_setup(inst)
     squared = inst["reading"] == "A"
     kappa1 = arb(B.min_abs(W)) * B.beta(X)  # κ/δ
-    xi_mu = 12 * arb(n) ** -1.5 * arb(B.max_abs(W) * _fro2(X) * X.ncols() * lam)  # ξ_thm·μ
+    xi_mu = 12 * arb(n) ** -1.5 * arb(B.max_abs(W) * ball.frobenius_squared(X) * X.ncols() * lam)  # ξ_thm·μ
     delta = best = eps = L0 = None
     for t, _M, ft, c in B.gd_steps(X, W, M0, lam, eta):
-        c2 = _sq(B.frob(c))
+        c2 = _sq(ball.frobenius(c))
         g = c2 if squared else c2.sqrt()
         if t == 0:
-            L0 = c2 / 2 + arb(lam * _fro2(M0)) / 2
+            L0 = c2 / 2 + arb(lam * ball.frobenius_squared(M0)) / 2
             eps = arb(theta) * g / n ** 2
-            delta, best = B.minimum(v for row in ft for v in row), g / n ** 2
+            delta, best = ball.least(v for row in ft for v in row), g / n ** 2
         else:
-            delta, best = delta.min(B.minimum(v for row in ft for v in row)), best.min(g / n ** 2)
+            delta, best = delta.min(ball.least(v for row in ft for v in row)), best.min(g / n ** 2)
         mu = 2 * kappa1 * delta
         steps = 4 * L0 / (eta * mu * eps * n ** 2)  # T = ⌈steps⌉; the run stops at the first t ≥ T
         if steps <= t:
@@ -212,10 +203,10 @@ def _thm4_1_repair(inst, hints):
     alpha1 = _alpha1(X, W, arb(lam))
     delta = eps = L0 = None
     for t, _M, ft, c in B.gd_steps(X, W, M0, lam, eta):
-        g = _sq(B.frob(c)) / n ** 2
-        low = B.minimum(v for row in ft for v in row)
+        g = _sq(ball.frobenius(c)) / n ** 2
+        low = ball.least(v for row in ft for v in row)
         if t == 0:
-            L0 = g * n ** 2 / 2 + arb(lam * _fro2(M0)) / 2
+            L0 = g * n ** 2 / 2 + arb(lam * ball.frobenius_squared(M0)) / 2
             eps, delta = arb(theta) * g, low
         delta = delta.min(low)
         kappa2 = _sq(kappa1 * delta)
@@ -246,14 +237,14 @@ def _sweep(entry: dict, exponent: int) -> dict:
 
 def _fitted_exponent(inst) -> Evidence:
     """The least-squares slope of log count against log d, in balls, against the claimed exponent + slack."""
-    xs = [arb(v).log() for v in _entries(inst["d"])]
-    ys = [arb(v).log() for v in _entries(inst["count"])]
+    xs = [arb(v).log() for v in ball.entries(inst["d"])]
+    ys = [arb(v).log() for v in ball.entries(inst["count"])]
     mx, my = sum(xs, arb(0)) / len(xs), sum(ys, arb(0)) / len(ys)
     slope = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), arb(0)) / sum((_sq(x - mx) for x in xs), arb(0))
     return Evidence("≤", slope, arb(inst["claimed exponent"]) + arb(inst["slack"]),
                     what="fitted exponent of the counts against the claimed exponent + slack",
                     premises=[Fact("counts and sizes positive", "exact rational comparison",
-                                   all(v > 0 for v in _entries(inst["d"]) + _entries(inst["count"])))])
+                                   all(v > 0 for v in ball.entries(inst["d"]) + ball.entries(inst["count"])))])
 
 
 CERTIFIERS.violation("attention_pruning.claim.runtime", method="least-squares slope of the logs in balls",
@@ -266,7 +257,7 @@ CERTIFIERS.repair("attention_pruning.claim.runtime", method="least-squares slope
 
 def _min_attention(inst) -> arb:
     X, W, M, causal = (inst[k] for k in ("X", "W", "M", "causal"))
-    return B.minimum(v for row in B.attention(X, ball.entrywise(M, W), causal) for v in row)
+    return ball.least(v for row in B.attention(X, ball.entrywise(M, W), causal) for v in row)
 
 
 @CERTIFIERS.violation("attention_pruning.claim.assumptions_practical", method="ball evaluation of f̃(M)")

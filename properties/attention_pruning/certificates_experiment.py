@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from flint import arb
 
+from oracle import ball
+
 from ..contract import default_implementation
 from ..evidence import Evidence
 from . import certificates_model as B
@@ -174,5 +176,5 @@ def _ushape(inst, hints):
     if k not in (0, size - 1):
         raise ValueError(f"end={k} must be 0 or {size - 1} (an end of the λ grid)")
     errs = [_mean_error(inst, _OURS, f" λ[{i}]") for i in range(size)]
-    return Evidence(">", errs[k], B.minimum(e for i, e in enumerate(errs) if i != k),
+    return Evidence(">", errs[k], ball.least(e for i, e in enumerate(errs) if i != k),
                     what=f"mean relative error of ours (M) at the end λ[{k}] against the least at the other λ")

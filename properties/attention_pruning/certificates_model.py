@@ -15,8 +15,8 @@ from flint import arb, arb_mat, arb_series, fmpq, fmpq_mat
 
 from oracle import ball
 
-__all__ = ["attention", "beta", "data_gradient", "frob", "gd_steps", "inner", "loss_gradient", "max_abs",
-           "maximum", "min_abs", "minimum", "parts", "radius", "relative_error", "scores", "smoothness_L", "to_arb"]
+__all__ = ["attention", "beta", "data_gradient", "gd_steps", "inner", "loss_gradient", "max_abs",
+           "min_abs", "parts", "radius", "relative_error", "scores", "smoothness_L", "to_arb"]
 
 
 def to_arb(q) -> arb:
@@ -28,28 +28,6 @@ def _rows(a) -> list[list]:
     if isinstance(a, (fmpq_mat, arb_mat)):
         return [[a[i, j] for j in range(a.ncols())] for i in range(a.nrows())]
     return a
-
-
-def minimum(values) -> arb:
-    """The enclosure of the least of the balls (``arb.min``, rigorous)."""
-    values = list(values)
-    if not values:
-        raise ValueError("values must not be empty")
-    out = values[0]
-    for v in values[1:]:
-        out = out.min(v)
-    return out
-
-
-def maximum(values) -> arb:
-    """The enclosure of the largest of the balls (``arb.max``, rigorous)."""
-    return -minimum(-v for v in values)
-
-
-def frob(a) -> arb:
-    """‖a‖_F of a matrix given as rows of balls (or an exact/ball matrix); the sum of squares is cut to its
-    nonnegative part before the root (it is ≥ 0; a ball around 0 would otherwise give nan)."""
-    return sum((x * x for row in _rows(a) for x in row), arb(0)).nonnegative_part().sqrt()
 
 
 def inner(a, b) -> arb:
@@ -139,12 +117,12 @@ def loss_gradient(X: fmpq_mat, W: fmpq_mat, M: fmpq_mat, lam, causal: bool) -> l
 def beta(X: fmpq_mat) -> arb:
     """β = λ_min(XXᵀ), enclosed by :func:`oracle.ball.eigvalsh` (raises UndecidableError when the
     eigenvalues are not isolated at this precision)."""
-    return minimum(ball.eigvalsh(X * X.transpose()))
+    return ball.least(ball.eigvalsh(X * X.transpose()))
 
 
 def radius(X: fmpq_mat, W: fmpq_mat) -> arb:
     """R = max(‖X‖_F, ‖W‖_F, 1)·(1 + 10⁻⁹), the smallest admissible R > 1 of Assumption D.1 (spec)."""
-    return maximum([ball.frobenius(X), ball.frobenius(W), arb(1)]) * (1 + arb(fmpq(1, 10 ** 9)))
+    return ball.greatest([ball.frobenius(X), ball.frobenius(W), arb(1)]) * (1 + arb(fmpq(1, 10 ** 9)))
 
 
 def smoothness_L(n: int, d: int, R: arb, lam) -> arb:
@@ -175,4 +153,4 @@ def relative_error(X: fmpq_mat, W: fmpq_mat, W_pruned: fmpq_mat, causal: bool = 
     """‖f̃ − f‖_F/‖f‖_F with f = softmax(XWXᵀ) and f̃ = softmax(X W_pruned Xᵀ) under the same mask."""
     f = attention(X, W, causal)
     g = attention(X, W_pruned, causal)
-    return frob([[a - b for a, b in zip(ra, rb)] for ra, rb in zip(g, f)]) / frob(f)
+    return ball.frobenius([[a - b for a, b in zip(ra, rb)] for ra, rb in zip(g, f)]) / ball.frobenius(f)

@@ -18,7 +18,7 @@ from oracle import ball
 
 from ..evidence import Certifiers, Evidence, Fact
 from . import certificates_newton as newton
-from .certificates_calculus import column, loss_exp
+from .certificates_calculus import loss_exp
 
 __all__ = ["CERTIFIERS"]
 
@@ -166,15 +166,15 @@ def _B_paper(f: list[arb], b: list[arb]) -> list[list[arb]]:
 
 
 def _softmax_at(A, x) -> list[arb]:
-    return column(ball.softmax(ball.matrix(A) * ball.matrix(x)))
+    return ball.entries(ball.softmax(ball.matrix(A) * ball.matrix(x)))
 
 
 def _hessian_gap(inst) -> arb:
     """max_ij |∇²L_exp(x) − AᵀB_paper(x)A|_ij, ∇²L_exp by forward differentiation."""
     A, b, x = inst["A"], inst["b"], inst["x"]
     Am = ball.matrix(A)
-    closed = Am.transpose() * arb_mat(_B_paper(_softmax_at(A, x), column(b))) * Am
-    true = loss_exp(A, b, column(x)).hessian()
+    closed = Am.transpose() * arb_mat(_B_paper(_softmax_at(A, x), ball.entries(ball.matrix(b)))) * Am
+    true = loss_exp(A, b, ball.entries(ball.matrix(x))).hessian()
     d = Am.ncols()
     gap = [abs(true[i, j] - closed[i, j]) for i in range(d) for j in range(d)]
     return max((g.upper() for g in gap), key=lambda t: t.mid()).union(max((g.lower() for g in gap),

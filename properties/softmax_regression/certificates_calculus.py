@@ -13,7 +13,7 @@ from flint import arb, arb_mat, ctx
 from oracle import ball
 from oracle.precision import UndecidableError
 
-__all__ = ["Jet", "column", "loss", "loss_exp", "minimiser", "newton_step", "smallest_eigenvalue"]
+__all__ = ["Jet", "loss", "loss_exp", "minimiser", "newton_step"]
 
 
 class Jet:
@@ -82,15 +82,9 @@ class Jet:
         return arb_mat(self.h)
 
 
-def column(v) -> list[arb]:
-    """The entries of a column (an exact vector or an ``arb_mat``) as balls."""
-    m = ball.matrix(v)
-    return [m[i, 0] for i in range(m.nrows())]
-
-
 def loss_exp(A, b, x) -> Jet:
     """L_exp(x) = ½‖f(x) − b‖₂², f(x) = exp(Ax)/⟨exp(Ax), 1_n⟩ (def.L_exp), with its derivatives at x."""
-    A, b = ball.rational_matrix(A), column(b)
+    A, b = ball.rational_matrix(A), ball.entries(ball.matrix(b))
     rows = [[A[i, j] for j in range(A.ncols())] for i in range(A.nrows())]
     e = [Jet.linear(r, x).exp() for r in rows]
     inv = sum(e[1:], e[0]).reciprocal()
@@ -100,17 +94,9 @@ def loss_exp(A, b, x) -> Jet:
 
 def loss(A, b, w, x) -> Jet:
     """L(x) = L_exp(x) + ½‖w∘(Ax)‖₂² (def.L), with its derivatives at x."""
-    Aq, w = ball.rational_matrix(A), column(w)
+    Aq, w = ball.rational_matrix(A), ball.entries(ball.matrix(w))
     reg = [Jet.linear([Aq[i, j] for j in range(Aq.ncols())], x) * wi for i, wi in enumerate(w)]
     return loss_exp(A, b, x) + sum((r * r for r in reg[1:]), reg[0] * reg[0]) * arb(0.5)
-
-
-def smallest_eigenvalue(S) -> arb:
-    """An enclosure of λ_min of a symmetric ball matrix (:func:`oracle.ball.eigvalsh`)."""
-    values = ball.eigvalsh(S)
-    lo = min((v.lower() for v in values), key=lambda t: t.mid())
-    hi = min((v.upper() for v in values), key=lambda t: t.mid())
-    return lo.union(hi)
 
 
 def newton_step(A, b, w, x, H_tilde) -> list[arb]:

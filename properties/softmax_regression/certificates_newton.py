@@ -15,7 +15,7 @@ from flint import arb, arb_mat, fmpq
 from oracle import ball
 
 from ..evidence import Evidence, Fact
-from .certificates_calculus import column, loss, minimiser, newton_step, smallest_eigenvalue
+from .certificates_calculus import loss, minimiser, newton_step
 
 __all__ = ["lem8_7", "lem8_7_repair", "lem8_8", "lem8_8_repair", "thm9_1_accuracy", "thm9_1_accuracy_repair"]
 
@@ -33,8 +33,8 @@ class _Run:
         self.H_tilde = [arb_mat([[stack[t * self.d + i, j] for j in range(self.d)] for i in range(self.d)])
                         for t in range(steps)]
         self.M = ball.spectral_norm(self.A) ** 3 * 22
-        self.xs = minimiser(self.A, self.b, self.w, column(inst["x_0"]))
-        self.x = [column(inst["x_0"])]
+        self.xs = minimiser(self.A, self.b, self.w, ball.entries(ball.matrix(inst["x_0"])))
+        self.x = [ball.entries(ball.matrix(inst["x_0"]))]
         self.premises = self._problem_premises()
         for t in range(steps):
             self.premises += self._approximation(t)
@@ -43,12 +43,12 @@ class _Run:
     def _problem_premises(self) -> list:
         bq = [self.b[i, 0] for i in range(self.b.nrows())]
         AtA = ball.matrix(self.A).transpose() * ball.matrix(self.A)
-        w2 = [v * v for v in column(self.w)]
+        w2 = [v * v for v in ball.entries(ball.matrix(self.w))]
         low = min((v.lower() for v in w2), key=lambda t: t.mid())
         return [
             Fact("b ≥ 0 and ‖b‖₁ ≤ 1", "exact rationals", all(v >= 0 for v in bq) and sum(bq, fmpq(0)) <= 1),
             Fact("0 < ε0 < 0.1", "exact rationals", 0 < self.e0 < fmpq(1, 10)),
-            Evidence("≥", low, 100 + self.l / smallest_eigenvalue(AtA),
+            Evidence("≥", low, 100 + self.l / ball.least_eigenvalue(AtA),
                      what="min_i w_i² against 100 + l/σ_min(A)² (def8.1 through lem6.3)"),
             Evidence("≤", self.M * self.r(0), self.l * arb("0.1"), what="M r_0 against 0.1 l, M = 22‖A‖³ (def8.1)"),
         ]
@@ -59,8 +59,8 @@ class _Run:
     def _approximation(self, t: int) -> list:
         """(1 − ε0)∇²L(x_t) ⪯ H̃_t ⪯ (1 + ε0)∇²L(x_t) (def8.4), each by λ_min ≥ 0 in balls."""
         H, Ht, e0 = self.hessian(t), self.H_tilde[t], arb(self.e0)
-        return [Evidence("≥", smallest_eigenvalue(Ht - H * (1 - e0)), arb(0), what=f"λ_min(H̃_{t} − (1 − ε0)∇²L(x_{t}))"),
-                Evidence("≥", smallest_eigenvalue(H * (1 + e0) - Ht), arb(0), what=f"λ_min((1 + ε0)∇²L(x_{t}) − H̃_{t})")]
+        return [Evidence("≥", ball.least_eigenvalue(Ht - H * (1 - e0)), arb(0), what=f"λ_min(H̃_{t} − (1 − ε0)∇²L(x_{t}))"),
+                Evidence("≥", ball.least_eigenvalue(H * (1 + e0) - Ht), arb(0), what=f"λ_min((1 + ε0)∇²L(x_{t}) − H̃_{t})")]
 
     def error(self, t: int) -> arb_mat:
         return arb_mat([[a - b] for a, b in zip(self.x[t], self.xs)])
@@ -86,7 +86,7 @@ def lem8_7(inst, _hints) -> Evidence:
 def _local_factor(run: _Run) -> tuple[arb, arb_mat]:
     H = run.hessian(0)
     e0 = arb(run.e0)
-    return e0 / (1 - e0) + run.M * run.r(0) / (2 * (1 - e0) * smallest_eigenvalue(H)), H
+    return e0 / (1 - e0) + run.M * run.r(0) / (2 * (1 - e0) * ball.least_eigenvalue(H)), H
 
 
 def lem8_7_repair(inst, _hints) -> Evidence:
@@ -121,7 +121,7 @@ def lem8_8_repair(inst, _hints) -> Evidence:
     values = ball.eigvalsh(H)
     top = max((v.upper() for v in values), key=lambda t: t.mid()).union(
         max((v.lower() for v in values), key=lambda t: t.mid()))
-    kappa = top / smallest_eigenvalue(H)
+    kappa = top / ball.least_eigenvalue(H)
     second = Evidence("≤", run.r(1), arb("0.4") * kappa.sqrt() * run.r(0),
                       what="(second conjunct) r_1 against 0.4√κ(H_0)·r_0")
     return Evidence("≤", run.local(H, 1), arb("0.4") * run.local(H, 0),
@@ -153,7 +153,7 @@ def thm9_1_accuracy_repair(inst, _hints) -> Evidence:
     run = _Run(inst, T)
     Hs = loss(run.A, run.b, run.w, run.xs).hessian()
     values = ball.eigvalsh(Hs)
-    lam = smallest_eigenvalue(Hs)
+    lam = ball.least_eigenvalue(Hs)
     top = max((v.upper() for v in values), key=lambda t: t.mid()).union(
         max((v.lower() for v in values), key=lambda t: t.mid()))
     e0 = arb(run.e0)

@@ -26,6 +26,7 @@ from oracle import (
 )
 from oracle import attention_kernel_regression as K
 from oracle import softmax_regression as S
+from oracle.sketch_bits import distortion_from_grams, int_scaled, sketch_times_int
 
 M2 = mp.matrix([[2, 1], [1, 3]])
 V2 = mp.matrix([1, 2])
@@ -170,11 +171,11 @@ CASES = [
     ("K.lstsq_full_rank NaN b", lambda: K.lstsq_full_rank(M2, NAN_V), r"b must be finite"),
     ("K.opt_lstsq complex b", lambda: K.opt_lstsq(np.eye(2), np.array([1j, 1])), r"b must be .*not complex"),
     ("K.backward_error_lstsq mpc x", lambda: K.backward_error_lstsq(M2, V2, MPC_V), r"x must be real"),
-    ("K.int_scaled NaN", lambda: K.int_scaled(np.array([1.0, np.nan])), r"arr must be finite"),
+    ("sketch_bits.int_scaled NaN", lambda: int_scaled(np.array([1.0, np.nan])), r"arr must be finite"),
     ("K.ExactGram complex b", lambda: K.ExactGram(np.eye(2), np.array([1 + 1j, 0])), r"b must be .*not complex"),
     ("K.exact_residual_sq NaN x", lambda: K.exact_residual_sq(np.eye(2), [np.nan, 0.0], [1.0, 1.0]), r"x must be finite"),
-    ("K.distortion_from_grams floats", lambda: K.distortion_from_grams([[1.0]], [[1]]), r"SG must hold exact rationals"),
-    ("K.sketch_times_int float NA", lambda: K.sketch_times_int("countsketch", {"m": 1, "rows": np.array([0]),
+    ("sketch_bits.distortion_from_grams floats", lambda: distortion_from_grams([[1.0]], [[1]]), r"SG must hold exact rationals"),
+    ("sketch_bits.sketch_times_int float NA", lambda: sketch_times_int("countsketch", {"m": 1, "rows": np.array([0]),
                                                                           "signs": np.array([1])}, np.ones((1, 1))),
      r"NA must be an integer array"),
     ("K.gaussian_matrix NaN g", lambda: K.gaussian_matrix({"g": np.array([[np.nan]])}), r"bits\['g'\] must be finite"),

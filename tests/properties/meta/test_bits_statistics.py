@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import solvers.adapter as ours
-from oracle import attention_kernel_regression as O
+from oracle.sketch_bits import distortion_from_grams, sketch_grams
 from properties import sketch_statistics as SS
 from properties.registry import adapters
 from properties.validate import check_function
@@ -57,7 +57,7 @@ def test_planted_bits_fail_the_embedding_on_coherent_inputs(module, name, worst_
 def test_constant_signs_on_repeated_rows_distort_a_countsketch():
     A = SS.coherent_inputs(1024, 2)["repeated rows"]
     bits = constant_sign_bits.countsketch_bits(1024, SS.EMBEDDING.rows, 0)
-    assert O.distortion_from_grams(*O.sketch_grams("countsketch", bits, A)) > 1, "1 + (n/d)/m ≈ 5 expected of ‖S·1‖²/n"
+    assert distortion_from_grams(*sketch_grams("countsketch", bits, A)) > 1, "1 + (n/d)/m ≈ 5 expected of ‖S·1‖²/n"
 
 
 def test_the_validator_reports_the_failed_statistical_check_after_a_passed_search():
