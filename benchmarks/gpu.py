@@ -3,7 +3,7 @@ one script under ten minutes, results written to one JSON file.
 
 Run: ``python -m benchmarks.gpu`` (or ``tox -e gpu``) on a machine with a GPU and ``jax[cuda12]``;
 ``--tiny`` (and automatically when JAX finds no GPU) runs tiny sizes, so the same script runs on CPU
-in CI (``tests/test_gpu_script.py``).  Phases, each inside what is left of ``--budget`` seconds
+in CI (``tests/benchmarks/test_gpu.py``).  Phases, each inside what is left of ``--budget`` seconds
 (a phase that would start with too little left is recorded as skipped, with the reason):
 
 1. ``tests``: pytest on the solver test files (:data:`TESTS`; ``--tests`` to choose), in a child
@@ -45,9 +45,9 @@ from benchmarks.machine import machine_info  # noqa: E402
 
 __all__ = ["PHASES", "TESTS", "main", "sizes"]
 
-TESTS = ("tests/test_cholesky_qr.py", "tests/test_stable_least_squares.py", "tests/test_solvers_sketches.py",
-         "tests/test_solvers_newton.py", "tests/test_solvers_softmax_regression.py",
-         "tests/test_attention_optimization_solver.py")
+TESTS = ("tests/solvers/test_cholesky_qr.py", "tests/solvers/test_stable_least_squares.py", "tests/solvers/test_sketches.py",
+         "tests/solvers/test_newton.py", "tests/solvers/test_softmax_regression.py",
+         "tests/solvers/test_attention_optimization.py")
 """The solver test files of the ``tests`` phase (``--tests`` replaces them)."""
 
 PHASES = ("tests", "least_squares", "softmax_regression", "attention_optimization")
@@ -57,7 +57,7 @@ def sizes(tiny: bool) -> dict:
     """The problem sizes of each phase: GPU-sized, or tiny (CPU smoke run, seconds)."""
     if tiny:
         return dict(ls_n=256, ls_d=8, ls_kappas=(1.0, 1e8), sm_n=2**9, sm_d=8, sm_budget=5.0, ao_sizes=((64, 4),),
-                    test_args=("-k", "one_row_and_one_column"), test_files=("tests/test_cholesky_qr.py",))
+                    test_args=("-k", "one_row_and_one_column"), test_files=("tests/solvers/test_cholesky_qr.py",))
     return dict(ls_n=2**19, ls_d=256, ls_kappas=(1.0, 1e12), sm_n=2**18, sm_d=128, sm_budget=30.0,
                 ao_sizes=((4096, 16), (8192, 32)), test_args=(), test_files=TESTS)
 

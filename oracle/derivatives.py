@@ -33,7 +33,7 @@ derivative and ``E_trunc`` the central-difference truncation error, ``h_i²/6·|
 unless ``f`` varies on a scale below ``2^-T/2·σ_i``.  So every entry has ``mp.dps`` significant digits
 unless it is below the zero floor ``2^-Z·F`` (a derivative that small is returned as a number at
 most that size), at any magnitude a float64 can hold (the exponent range of mpmath is unbounded, so
-only precision is raised).  Tested in ``tests/test_oracle_derivatives.py`` against closed forms from
+only precision is raised).  Tested in ``tests/oracle/test_derivatives.py`` against closed forms from
 1e-300 to 1e300 and with mixed scales in one vector.  A claim judged by :func:`~oracle.decide_sign`
 re-evaluates its derivatives at a doubled ``T``, hence with steps ``2^-T`` times smaller: a truncation error shows there as
 disagreement between precisions.

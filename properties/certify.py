@@ -353,7 +353,7 @@ def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = N
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
     certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
-    from .ledgerfile import read_json, read_ledger
+    from .ledgerfile import check_output_directory, read_json, read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
         "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
@@ -371,6 +371,11 @@ def main(argv) -> int:
     if args.check:
         rejected = 0
         for path in args.check:
+    try:
+        check_output_directory(args.out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
             t0 = time.perf_counter()
             try:
                 doc = read_json(path, "certificate")

@@ -385,6 +385,13 @@ def main(argv=None, *, prog: str = "python -m properties docs") -> int:
                                 "docs/source/.")
     p.add_argument("--out", default=str(ROOT / "docs"), help="directory to write into (default: the repository's docs/)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    from .ledgerfile import check_output_directory
+
+    try:
+        check_output_directory(args.out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         written = generate(pathlib.Path(args.out))
     except ValueError as exc:  # an installed copy, away from the checkout's errata/ and docs/source/

@@ -34,6 +34,8 @@ the same tasks (:func:`judge_by_id`) run on a dask.distributed cluster instead
 from __future__ import annotations
 
 import concurrent.futures
+import functools
+import hashlib
 import importlib
 import math
 import multiprocessing
@@ -55,7 +57,8 @@ from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
 from .toolkit.provenance import DECLARED_FIELDS, STRENGTHS, declared, with_strengths
 
-__all__ = ["Result", "add_readings", "default_jobs", "judge_by_id", "run_claim", "run_ledger", "summary_table"]
+__all__ = ["Result", "add_readings", "code_fingerprint", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
+           "summary_table"]
 
 
 @dataclass
@@ -296,6 +299,24 @@ def _progress_line(i: int, n: int, entry: dict) -> str:
             f"ratio {ratio:>10}  {entry['seconds']:6.1f}s{mark}")
 
 
+@functools.cache
+def code_fingerprint() -> str:
+    """The judge's code as 16 hex digits: SHA-256 of every ``.py`` and ``.tsv`` file of ``oracle/``,
+    ``solvers/`` and ``properties/`` (relative path and content).  A ledger records it (``"code"``), and
+    ``--resume`` refuses a ledger another code wrote: its verdicts need not be this code's."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for package in ("oracle", "solvers", "properties"):
+        for directory, subdirectories, files in os.walk(os.path.join(root, package)):
+            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith((".py", ".tsv"))):
+                path = os.path.join(directory, name)
+                digest.update(os.path.relpath(path, root).replace(os.sep, "/").encode() + b"\0")
+                with open(path, "rb") as fh:
+                    digest.update(fh.read() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def _resumed(json_path: str, profile: str, seed: int) -> dict[str, dict]:
     if not os.path.exists(json_path):
         return {}
@@ -303,6 +324,10 @@ def _resumed(json_path: str, profile: str, seed: int) -> dict[str, dict]:
     if (doc.get("profile"), doc.get("seed")) != (profile, seed):
         raise ValueError(f"json path={json_path!r} holds a ledger of profile {doc.get('profile')!r} seed "
                          f"{doc.get('seed')!r}; resume it with the same --profile and --seed, not {profile!r} {seed!r}")
+    if doc.get("code") != code_fingerprint():
+        raise ValueError(f"json path={json_path!r} was written by other code (code {doc.get('code') or 'not recorded'}"
+                         f", this code {code_fingerprint()}): its verdicts need not be this code's; rerun into a new "
+                         f"--json without --resume")
     return {c["id"]: c for c in doc["claims"]}
 
 
@@ -349,7 +374,7 @@ def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE
         print(_progress_line(count[0], len(todo), entry), file=stream, flush=True)
         if json_path:
             entries = sorted(done.values(), key=lambda e: order.get(e["id"], math.inf))
-            write_atomic(json_path, {"profile": profile, "seed": seed, "claims": entries})
+            write_atomic(json_path, {"profile": profile, "seed": seed, "code": code_fingerprint(), "claims": entries})
 
     with _interrupts() as interrupted:
         if client is not None:

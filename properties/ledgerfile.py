@@ -35,7 +35,7 @@ from mpmath import mp
 
 from .toolkit import Outcome
 
-__all__ = ["ENTRY_FIELDS", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "check_writable", "counterexample_text",
+__all__ = ["ENTRY_FIELDS", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "check_output_directory", "check_writable", "counterexample_text",
            "instance_text", "jsonable", "raw_instance", "read_json", "read_ledger", "write_atomic"]
 
 #: every entry's fields and the JSON types each may take (the fields of :class:`properties.ledger.Result`;
@@ -115,10 +115,14 @@ def jsonable(obj):
 
 def check_writable(path: str) -> None:
     """Raise ``ValueError`` unless ``path`` can be written: its directory exists and accepts a new
-    file, and ``path`` is not a directory.  Called before any claim runs."""
+    file, and ``path`` is not a directory (nor names one with a trailing ``/``); a symbolic link is judged
+    by its target, which :func:`write_atomic` writes.  Called before any claim runs."""
     if not isinstance(path, str) or not path:
         raise ValueError(f"json path={path!r} must be a non-empty file name")
-    directory = os.path.dirname(os.path.abspath(path))
+    if path.endswith(("/", os.sep)):
+        raise ValueError(f"json path={path!r} ends with a separator: it must name a file, not a directory")
+    path = os.path.realpath(path)
+    directory = os.path.dirname(path)
     if os.path.isdir(path):
         raise ValueError(f"json path={path!r} is a directory, but should be a file name")
     if not os.path.isdir(directory):
@@ -130,11 +134,25 @@ def check_writable(path: str) -> None:
         raise ValueError(f"json path={path!r}: directory {directory!r} is not writable ({exc.strerror})") from None
 
 
+def check_output_directory(path: str, option: str = "--out") -> None:
+    """Make the directory ``path`` (and its parents) and check that it accepts a new file; ``ValueError``
+    naming ``option`` otherwise (an existing file, a parent that is a file, no permission)."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"{option}={path!r} must be a non-empty directory name")
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".probe-"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{option}={path!r} cannot be a directory written to ({exc.strerror or exc})") from None
+
+
 def write_atomic(path: str, document: dict) -> None:
     """Write ``document`` as JSON to ``path`` atomically (temp file in the same directory, fsync,
     ``os.replace``).  If anything fails, ``path`` keeps its previous content and the error propagates."""
     text = json.dumps(jsonable(document), indent=1, allow_nan=False) + "\n"
-    directory = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)  # a symbolic link: its target is the ledger, the link stays
+    directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -54,7 +54,7 @@ def _matrices():
     corners (:func:`_corners` and drawn corner matrices: squares past overflow and underflow, κ up to 1e12,
     one row, Hadamard columns).  The weight is small and the corner branch is the top of the selector, so
     a failure of the plain branch still shrinks to its minimal witness (two unit entries for a Frobenius
-    norm taken for the spectral one, tests/meta/test_validator.py)."""
+    norm taken for the spectral one, tests/properties/meta/test_validator.py)."""
     plain = st.one_of(matrices(dims(1, 5), dims(1, 5)), conditioned_matrices(dims(1, 5), st.just(1)),
                       dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n + 1), st.just(n))))
     corners = st.one_of(st.sampled_from(_corners()), corner_matrices(dims(1, 5), dims(1, 5), kinds=_FULL_RANK_CORNERS))

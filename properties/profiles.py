@@ -111,7 +111,7 @@ def ignore_local_constants() -> None:
     Which modules count as local depends on where the package is installed and which modules are
     loaded when a search starts, so the harvest made a claim's examples depend on how the harness
     was installed and on the claims that ran before it.  With it off, examples depend on the
-    strategy and the seed alone (tested in ``tests/meta/test_ledger.py``).  Hypothesis's own
+    strategy and the seed alone (tested in ``tests/properties/meta/test_ledger.py``).  Hypothesis's own
     global constants (0, ±inf, boundary floats, ...) are kept.
     """
     if not hasattr(_providers, "_get_local_constants"):

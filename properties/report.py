@@ -46,6 +46,7 @@ from fnmatch import fnmatchcase
 from .engine import EQUALITY
 from .ledgerfile import instance_text, jsonable, raw_instance
 from .registry import canonical_ids, claims, paper, paper_names
+from .toolkit.claims import VERDICTS
 from .toolkit.provenance import AS_WRITTEN, PROVENANCE_WORDS, STRENGTH_WORDS, STRENGTHS, annotate, strength
 
 __all__ = ["EQUALITY", "LOOSE", "about_lines", "certificate_text", "check_matplotlib", "conventions_table",
@@ -134,7 +135,17 @@ def select_entries(ledger: dict, *, papers=None, patterns=None, source: str = "t
 
     Raises:
         ValueError: (unless ``empty_ok``) when the selection is empty, or a paper of ``papers`` has
-            no entry in it: an errata file of no claim says nothing."""
+            no entry in it: an errata file of no claim says nothing; always, when an entry's id is not a
+            claim of claims.tsv or its verdict or recorded finding is not one of ``VERDICTS`` (a report is
+            of a ledger this code could have written)."""
+    known = set(canonical_ids())
+    for c in ledger["claims"]:
+        if c["id"] not in known:
+            raise ValueError(f"{source} holds id={c['id']!r}, which is not a claim of claims.tsv")
+        for name in ("verdict", "expected"):
+            if c[name] not in VERDICTS:
+                raise ValueError(f"{source} holds {c['id']} with {name}={c[name]!r}, which must be one of "
+                                 f"{', '.join(VERDICTS)}")
     entries = [c for c in ledger["claims"] if (not papers or c["paper"] in papers)
                and (not patterns or any(fnmatchcase(c["id"], pattern) for pattern in patterns))]
     held = [name for name in paper_names() if any(c["paper"] == name for c in entries)]

@@ -77,7 +77,7 @@ def lemF_1(seed, impl):
         excess = (res * (1 + mp.mpf(eps)) / bound - 1) / eps
     note = (f"κ≈{10 ** cond_digits(A) / 10:.2g}, ε₁={eps:.2g}, (‖Ax'−b‖/OPT − 1)/ε₁ = {mp.nstr(excess, 3)}, "
             f"backward error η̃/(u‖A‖) = {mp.nstr(eta / (nA * U), 3)} (x' is only ε₁-accurate by design; the "
-            f"stability sweep at ε₁ = 1e-15 is in tests/test_attention_kernel_regression.py)")
+            f"stability sweep at ε₁ = 1e-15 is in tests/properties/test_attention_kernel_regression.py)")
     return with_note(out, note)
 
 

@@ -189,7 +189,7 @@ residual, about u·‖K‖·‖x̂‖ and fresh every step, is amplified by ‖T
 (seed 7): ‖T‖₂ = 0.37 at κ = 1e8, 36 at 1e10, 3.1e3 at 1e12 with spectral radius 0.057 throughout; the solve meets
 the rule up to 1e10 and stalls at error/tolerance 9.2 at 1e12 (drawn corners: 1.2–20 from κ ≈ 5e9).  The rule is
 not widened for it; a method minimising the Euclidean residual (e.g. right-preconditioned GMRES with the same P)
-would not have this floor, but it is not alg.7R.  tests/test_kernel_ridge.py asserts both sides."""
+would not have this floor, but it is not alg.7R.  tests/solvers/test_kernel_ridge.py asserts both sides."""
 
 _RIDGE_KAPPA_WEIGHT = 0.5
 

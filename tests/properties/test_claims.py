@@ -139,7 +139,7 @@ def test_every_search_claim_names_its_instance_fields():
     """Issue 22, item 3: every search claim and repair declares the names of its instance's fields in the
     paper's notation (or maps the drawn reparametrisation back to the statement's objects), so the ledger,
     the errata and the certificates show ``X = …, W = …`` instead of an unnamed list.  The per-paper tests
-    (tests/test_certificates_<paper>.py) check that the count matches a drawn instance."""
+    (tests/properties/test_certify.py) check that the count matches a drawn instance."""
     unnamed = [f"{c.id}{' (repair)' if c.repair else ''}" for claim in claims() for c in (claim, *claim.repairs)
                if c.mode == "search" and not (c.fields or c.to_statement)]
     assert not unnamed, f"search claims without field names: {unnamed}"

@@ -165,15 +165,24 @@ def test_a_claims_entry_does_not_depend_on_the_claims_run_before_it(tmp_path):
 
 def test_the_installed_package_gives_the_checkouts_ledger(tmp_path):
     """Installed in site-packages (where Hypothesis would harvest no literals) or run from a
-    checkout (where it would): the same command gives the same JSON, minus ``seconds``."""
+    checkout (where it would): the same command gives the same JSON, minus ``seconds``.
+
+    The new environment sees this environment's packages (numpy, mpmath, …) through a ``.pth`` file,
+    after its own site-packages, and nothing of the system Python's (no system site packages): the test
+    depends only on what the environment running it holds."""
     import shutil
+    import site
+    import sysconfig
     import venv
 
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=False)
+    venv.create(env_dir, system_site_packages=False, with_pip=False)
     python = str(env_dir / "bin" / "python")
     purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True).stdout.strip()
+    ours = dict.fromkeys([*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    with open(os.path.join(purelib, "this_environment.pth"), "w", encoding="utf-8") as pth:
+        pth.write("".join(f"{d}\n" for d in ours if os.path.isdir(d)))
     for pkg in ("oracle", "solvers", "properties"):
         shutil.copytree(os.path.join(ROOT, pkg), os.path.join(purelib, pkg),
                         ignore=shutil.ignore_patterns("__pycache__"))

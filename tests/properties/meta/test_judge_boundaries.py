@@ -108,3 +108,9 @@ def test_the_module_works_in_a_private_directory_and_a_changed_file_is_a_fail(tm
     assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (a FAIL):\n{proc.stdout}\n{proc.stderr[-3000:]}"
     changed = [line for line in proc.stdout.splitlines() if "certificate.json" in line]
     assert changed and changed[0].lstrip().startswith("FAIL") and "changed" in changed[0], proc.stdout
+
+
+def test_a_sigint_from_the_module_is_one_line_not_a_traceback():
+    proc = _validate(ROOT, "tests.properties.meta.toy.hostile_interrupts_the_judge", "--timeout", "30")
+    assert proc.returncode == 130 and "Traceback" not in proc.stdout + proc.stderr, proc.stderr[-3000:]
+    assert proc.stderr.strip().splitlines()[-1] == "interrupted: no verdict", proc.stderr
