@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import importlib
-import importlib.util
 import os
 import re
 import sys
@@ -39,26 +37,15 @@ from oracle.precision import UndecidableError
 
 from .evidence import Certifier, Evidence, Fact, premises_hold
 from .ledgerfile import raw_instance, write_atomic
-from .registry import load_all, paper_names
+from .registry import certifiers, load_all
 from .toolkit.claims import Claim, named_instance
 from .toolkit.provenance import strength
 
-__all__ = ["BITS", "certifiers", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
+__all__ = ["BITS", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
            "encode_instance", "main", "what_is_proven"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
-
-
-def certifiers() -> dict[tuple[str, str], Certifier]:
-    """Every paper's certifiers (``properties.<paper>.certificates.CERTIFIERS``), by (claim id, target)."""
-    found: dict[tuple[str, str], Certifier] = {}
-    for name in paper_names():
-        module = f"properties.{name}.certificates"
-        if importlib.util.find_spec(module) is None:
-            continue
-        found.update(importlib.import_module(module).CERTIFIERS.by_key)
-    return found
 
 
 # -- exact instances: encoding and decoding ---------------------------------------------------------
@@ -353,7 +340,7 @@ def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = N
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
     certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
-    from .ledgerfile import check_output_directory, read_json, read_ledger
+    from .ledgerfile import read_json, read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
         "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
@@ -371,11 +358,6 @@ def main(argv) -> int:
     if args.check:
         rejected = 0
         for path in args.check:
-    try:
-        check_output_directory(args.out)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
             t0 = time.perf_counter()
             try:
                 doc = read_json(path, "certificate")

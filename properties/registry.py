@@ -7,7 +7,8 @@ canonical list of ids, and its ``paper`` column names the papers: each short nam
 (its title, section claim sets and adapter sets).  The adapters every paper relies on are the unit
 :mod:`properties.shared`.  Nothing registers itself on import and no list of papers is kept here:
 this module reads the units, checks that every id is canonical and declared once, and orders claims
-as ``claims.tsv`` does.
+as ``claims.tsv`` does.  It is the runners' one door to the papers' content: the certificate runner
+takes each paper's certifiers from :func:`certifiers`.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ import dataclasses
 import fnmatch
 import functools
 import importlib
+import importlib.util
 
 from .contract import Adapter
+from .evidence import Certifier
 from .paper import Paper
 from .toolkit.claims import Claim, canonical_ids
 
-__all__ = ["adapters", "canonical_ids", "claims", "load_all", "paper", "paper_names", "papers", "reading_of",
-           "select"]
+__all__ = ["adapters", "canonical_ids", "certifiers", "claims", "load_all", "paper", "paper_names", "papers",
+           "reading_of", "select"]
 
 
 def paper_names() -> tuple[str, ...]:
@@ -139,3 +142,14 @@ def select(patterns: list[str] | None) -> list[Claim]:
     matching = {cid for cid in canonical_ids() if any(fnmatch.fnmatchcase(cid, p) for p in patterns)}
     names = [name for name in paper_names() if any(canonical_ids()[cid]["paper"] == name for cid in matching)]
     return [c for c in _ordered(names).values() if c.id in matching]
+
+
+def certifiers() -> dict[tuple[str, str], Certifier]:
+    """Every paper's certifiers (``properties.<paper>.certificates.CERTIFIERS``), by (claim id, target)."""
+    found: dict[tuple[str, str], Certifier] = {}
+    for name in paper_names():
+        module = f"properties.{name}.certificates"
+        if importlib.util.find_spec(module) is None:
+            continue
+        found.update(importlib.import_module(module).CERTIFIERS.by_key)
+    return found

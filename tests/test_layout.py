@@ -62,23 +62,78 @@ def _resolve(module: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+_IMPORTERS = ("import_module", "find_spec", "__import__")
+"""Functions that import the module named by their first argument (``importlib.import_module``,
+``importlib.util.find_spec``, which imports the parent packages, and ``__import__``)."""
+
+
+def _string_values(tree: ast.AST) -> tuple[dict[str, list[str]], dict[str, list[ast.expr]]]:
+    """(the string values of each name bound to a dict literal, the string expressions bound to each name)."""
+    dicts: dict[str, list[str]] = {}
+    strings: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if not isinstance(target, ast.Name):
+                    continue
+                if isinstance(node.value, ast.Dict):
+                    dicts[target.id] = [v.value for v in node.value.values
+                                        if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+                elif isinstance(node.value, (ast.Constant, ast.JoinedStr)):
+                    strings.setdefault(target.id, []).append(node.value)
+    return dicts, strings
+
+
+def _module_names(expr: ast.expr, dicts: dict, strings: dict, depth: int = 0) -> list[str]:
+    """The module names a string expression may evaluate to: a literal; an f-string, each placeholder
+    standing for every value of the dict literal it indexes, or else for every paper's name (so
+    ``f"properties.{name}"`` imports every paper package); a name bound to either."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return [expr.value]
+    if isinstance(expr, ast.JoinedStr):
+        names = [""]
+        for part in expr.values:
+            if isinstance(part, ast.Constant):
+                names = [n + str(part.value) for n in names]
+                continue
+            v = part.value
+            fills = (dicts[v.value.id] if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name)
+                     and v.value.id in dicts else PAPER_NAMES)
+            names = [n + fill for n in names for fill in fills]
+        return names
+    if isinstance(expr, ast.Name) and depth < 3:
+        return [n for e in strings.get(expr.id, ()) for n in _module_names(e, dicts, strings, depth + 1)]
+    return []
+
+
 def _imports(module: str) -> list[tuple[str, list[str]]]:
-    """(imported module, names imported from it) for every import statement of ``module``."""
+    """(imported module, names imported from it) for every import of ``module``: import statements
+    wherever they stand (in functions too) and string imports (:data:`_IMPORTERS` called on a string a
+    reader can resolve: :func:`_module_names`; a module chosen at run time, ``import_module(impl)``,
+    is the caller's)."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    dicts, strings = _string_values(tree)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((a.name, []) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             out.append((_resolve(module, node), [a.name for a in node.names]))
+        elif isinstance(node, ast.Call) and node.args and (
+                getattr(node.func, "attr", None) in _IMPORTERS or getattr(node.func, "id", None) in _IMPORTERS):
+            out.extend((name, []) for name in _module_names(node.args[0], dicts, strings))
     return out
 
 
+GENERATED = ("properties.build_info",)
+"""Project modules that exist only in a built package (setup.py writes the record of the commit)."""
+
+
 def _edges(module: str) -> set[str]:
-    """Project modules ``module`` imports explicitly (a ``from pkg import sub`` counts as pkg.sub)."""
+    """Project modules ``module`` imports (a ``from pkg import sub`` counts as pkg.sub)."""
     edges = set()
     for target, names in _imports(module):
-        subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES]
+        subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES or f"{target}.{n}" in GENERATED]
         if subs:
             edges.update(subs)
         if target in MODULES and (not names or len(subs) < len(names)):
@@ -344,3 +399,84 @@ def test_no_exception_class_escapes_the_scan():
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 hidden += [f"{m}.{fn.name}.{c}" for c in exception_classes(fn)]
     assert not hidden, f"exception classes the scan cannot check: {hidden}"
+
+
+SHARED_UNIT = ("properties.shared", "properties.linear_algebra", "properties.blackbox", "properties.least_squares",
+               "properties.sketch_statistics")
+"""The shared unit: adapters and strategies every paper may use, gathered by ``properties/shared.py``."""
+
+LAYERS = (
+    ("L0 foundations", {"errors": ["properties.errors"], "profiles": ["properties.profiles"],
+                        "own_imports": ["properties.own_imports"], "build_info": ["properties.build_info"]}),
+    ("L1 toolkit", {"toolkit": ["properties.toolkit"]}),
+    ("L1 vocabularies", {"contract": ["properties.contract"], "engine": ["properties.engine"],
+                         "evidence": ["properties.evidence"], "ledgerfile": ["properties.ledgerfile"]}),
+    ("L1 paper record", {"paper": ["properties.paper"]}),
+    ("L2 shared unit", {"shared": list(SHARED_UNIT)}),
+    ("L2 paper packages", {name: [f"properties.{name}"] for name in PAPER_NAMES}),
+    ("L3 registry", {"registry": ["properties.registry"]}),
+    ("L4 runners' services", {"distributed": ["properties.distributed"],
+                              "failure_report": ["properties.failure_report"],
+                              "isolation": ["properties.isolation", "properties.worker"]}),
+    ("L4 runners", {"ledger": ["properties.ledger"], "certify": ["properties.certify"],
+                    "report": ["properties.report"]}),
+    ("L4 runners over runners", {"validate": ["properties.validate"], "docs": ["properties.docs"]}),
+    ("L5 front ends", {"cli": ["properties.__main__"], "pytest plugin": ["properties.suite"],
+                       "package": ["properties"]}),
+)
+"""Where every module of ``properties/`` sits, lowest first (the layers of DESIGN.md; the L1 and L4 of
+DESIGN.md are split into tiers here, in the order their modules import each other, and so is L2: a paper
+package may use the shared unit).  Each tier maps units
+to the modules they hold; a name holds that module and, when it is a package, every module under it
+(``properties.toolkit``, each paper package, ``properties.suite``); ``properties`` alone is the package's
+``__init__``, which lazily re-exports the toolkit and the registry, and ``properties.build_info`` is the
+record setup.py writes into a built package.  An import goes to a strictly lower tier, or inside its own
+unit (a paper package's modules, the shared unit, the isolation and its child's program), whose modules
+may import each other without a cycle.  So content (L2) never imports a runner (L4), and a runner reaches
+a paper's content only through the registry (L3)."""
+
+
+def _unit_of() -> dict[str, tuple[int, str]]:
+    """(tier index, unit) of every module the table names, packages expanded to the modules under them."""
+    where = {}
+    for tier, (_, units) in enumerate(LAYERS):
+        for unit, names in units.items():
+            for name in names:
+                held = [name] if name == "properties" else [name] + [m for m in MODULES if m.startswith(name + ".")]
+                where.update({m: (tier, unit) for m in held})
+    return where
+
+
+def test_every_module_of_properties_has_a_layer():
+    where = _unit_of()
+    missing = sorted(m for m in MODULES if m.split(".")[0] == "properties" and m not in where)
+    assert not missing, f"modules of properties/ missing from LAYERS (give each its tier and unit): {missing}"
+
+
+def test_imports_go_down_the_layers():
+    """Every import of a ``properties`` module (in functions and by string too) goes to a lower tier of
+    :data:`LAYERS` or stays inside its unit."""
+    where, bad = _unit_of(), []
+    for m in MODULES:
+        if m.split(".")[0] != "properties" or m not in where:
+            continue
+        tier, unit = where[m]
+        for target in sorted(_edges(m)):
+            if target.split(".")[0] != "properties":
+                continue
+            if target not in where:
+                bad.append(f"{m} imports {target}, which has no layer")
+            elif where[target][1] != unit and where[target][0] >= tier:
+                bad.append(f"{m} ({LAYERS[tier][0]}) imports {target} ({LAYERS[where[target][0]][0]})")
+    assert not bad, "imports that do not go down the layers:\n" + "\n".join(bad)
+
+
+def test_runners_reach_content_only_through_the_registry():
+    """Above the registry no module imports content (a paper package, the shared unit), by statement or by
+    string: the registry is the one door, so the papers it discovers are the ones the runners judge."""
+    where = _unit_of()
+    registry_tier = where["properties.registry"][0]
+    content = {m for m, (tier, _) in where.items() if tier < registry_tier and LAYERS[tier][0].startswith("L2")}
+    bad = {m: sorted(_edges(m) & content) for m, (tier, _) in where.items() if tier > registry_tier and m in MODULES}
+    bad = {m: targets for m, targets in bad.items() if targets}
+    assert not bad, f"runners importing content past the registry: {bad}"

@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from properties.certify import certifiers, certify_entry, check_certificate
-from properties.registry import load_all, paper_names
+from properties.certify import certify_entry, check_certificate
+from properties.registry import certifiers, load_all, paper_names
 from tests.properties.certificate_cases import CASES, SLOW_CASES, TIGHT
 
 CLAIMS = load_all()

@@ -12,9 +12,9 @@ import os
 import pytest
 
 from properties.__main__ import main
-from properties.certify import certifiers, certify_entry, check_certificate
+from properties.certify import certify_entry, check_certificate
 from properties.ledgerfile import read_ledger
-from properties.registry import load_all
+from properties.registry import certifiers, load_all
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CLAIM = "softmax_regression.fact4.4.p1"
