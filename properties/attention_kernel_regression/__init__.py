@@ -12,6 +12,7 @@ and ``section_l_adapters`` hold this paper's functions of the adapter contract. 
 """
 
 from ..paper import Paper
+from ..toolkit.provenance import Convention
 from . import (
     adapters,
     facts,
@@ -33,4 +34,27 @@ PAPER = Paper(
     sections=(facts.claims, sketching.claims, linear_algebra_lemmas.claims, regression.claims, powers.claims,
               section_l_sketch.claims, section_l_solver.claims, identities.claims),
     adapters=(adapters.ADAPTERS, section_l_adapters.adapters),
+    conventions=(
+        Convention("sigma_min", "§A.1: σ_min(A) = min_{‖x‖₂=1} ‖Ax‖₂ (so 0 for a wide A); the harness's default "
+                   "throughout", alternatives=(
+                       ("min(m,n)-th singular value", "σ_min(A) = σ_{min(m,n)}(A) for A ∈ R^{m×n}: agrees with the "
+                        "paper's on square and tall matrices; the proof of Theorem L.3 (κ(RᵀS), eq. 79, eq. 86) "
+                        "applies σ_min and κ to wide matrices as if it meant this"),)),
+        Convention("kappa", "Def A.2: κ(A) := σ_max(A)/σ_min(A), with σ_min as in §A.1"),
+        Convention("division_by_zero", "not fixed by the paper", harness="1/0 = +∞ (σ_min(A)^{-k} = ∞ and κ(A) = ∞ "
+                   "when σ_min(A) = 0)", alternatives=(
+                       ("undefined", "an expression with σ_min(A)^{-1} is undefined at σ_min(A) = 0, so a statement "
+                        "containing it speaks only of A with σ_min(A) > 0"),)),
+        Convention("pinv", "§A.1: A† the pseudo-inverse (Moore–Penrose), A⁻¹ the inverse of a square full-rank A"),
+        Convention("norms", "§A.1: ‖A‖ = max_{‖x‖₂=1}‖Ax‖₂ (spectral), ‖x‖₂ Euclidean, ‖·‖_F Frobenius"),
+        Convention("probability", "“with probability 1 − δ” (Defs C.3, C.4, Theorems J.2–L.8): over the "
+                   "sketches' randomness (SRHT, OSNAP, TensorSRHT, Algorithm 8), for a fixed input",
+                   harness="seeded trials of the sketches, judged by a binomial rule (a claim fails when its "
+                   "failures exceed the 1e-6 upper quantile of Binomial(trials, δ)); 1/poly(n) read as a fixed δ "
+                   "stated per claim"),
+        Convention("constants", "not fixed by the paper (O, Θ, Θ̃, Ω̃ sizes and times)", harness="each claim "
+                   "instantiates C·(expression) and states its C (spec T2); running times are judged by operation "
+                   "counts and a fitted log-log exponent (+0.2 allowed)"),
+        Convention("log_base", "not fixed by the paper", harness="natural log; iteration counts use explicit bases"),
+    ),
 )

@@ -19,8 +19,9 @@ from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, 
 from .common import PAPER, boost, cond_digits, exact_product, fails_infinitely, fraction, kappa_paper, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
-__all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_repair", "factA_4_b3", "factA_4_b6", "factA_4_b7",
-           "factA_4_b7_repair", "factA_4_b8", "factA_4_b8_repair", "factA_4_b9"]
+__all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_defined", "factA_4_b1_repair", "factA_4_b3", "factA_4_b6",
+           "factA_4_b7", "factA_4_b7_repair", "factA_4_b7_singular_values", "factA_4_b8", "factA_4_b8_repair",
+           "factA_4_b9"]
 
 claims = ClaimSet(PAPER)
 
@@ -33,7 +34,7 @@ def _idempotent(A):
 
 claims.identity("attention_kernel_regression.factA.1", "P = A(AᵀA)^{-1}Aᵀ satisfies P² = P",
                 hypotheses="A ∈ R^{n×d} with AᵀA invertible (G0); κ(A) up to 1e8",
-                instances=lambda: tall(cond=8.0), sides=_idempotent, fields=("A",))
+                instances=lambda: tall(cond=8.0), sides=_idempotent, fields=("A",), provenance="R")
 
 
 @claims.check("attention_kernel_regression.factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
@@ -42,7 +43,8 @@ claims.identity("attention_kernel_regression.factA.1", "P = A(AᵀA)^{-1}Aᵀ sa
               notes="Holds under G0 (full column rank; 0 failures there, equality to 40+ digits). Fails for an "
                     "exactly rank-deficient A (σ_min = 0, RHS = ∞, LHS = σ_r(A)^{-2} finite) under either σ_min "
                     "convention, and for a wide A under the paper's σ_min. Correct form: ‖(AᵀA)†‖ = σ_r(A)^{-2}, "
-                    "r = rank(A).")
+                    "r = rank(A).",
+              provenance="R", reading="1/0 = +∞", conventions=("sigma_min", "division_by_zero", "pinv"))
 def factA_4_b1(A):
     r, (n, d), M = linalg.exact_rank(A), A.shape, to_mp(A)
     if r == 0:
@@ -77,9 +79,29 @@ def factA_4_b1_repair(A):
     return eq(sides)
 
 
+@claims.check("attention_kernel_regression.factA.4.b1", "for any A, ‖(AᵀA)†‖ = σ_min(A)^{-2}",
+              hypotheses="A with σ_min(A) > 0, where the right side is defined: σ_min(A) = min_{‖x‖=1}‖Ax‖ (paper), "
+                         "so A of full column rank (square or tall)",
+              alternative=True, reading="1/0 undefined", conventions=("sigma_min", "division_by_zero", "pinv"),
+              conventions_used={"division_by_zero": "undefined"}, fields=("A",), instances=lambda: tall(cond=8.0),
+              notes="Every counterexample of the claim has σ_min(A) = 0, where σ_min(A)^{-2} is 0^{-2}; read as "
+                    "undefined, the statement speaks only of A with σ_min(A) > 0, and there the nonzero eigenvalues "
+                    "of AᵀA are the σ_i(A)², so ‖(AᵀA)†‖ = σ_d(A)^{-2} = σ_min(A)^{-2}.")
+def factA_4_b1_defined(A):
+    d, M = A.shape[1], to_mp(A)
+    require(linalg.exact_rank(A) == d, "σ_min(A) > 0 (A of full column rank)")
+
+    def sides():
+        with boost(2 * cond_digits(A)):
+            return O.pinv_norm(M.T * M, d), linalg.sigma_min(M, convention="paper") ** -2
+
+    return eq(sides)
+
+
 claims.identity("attention_kernel_regression.factA.4.b2", "for any A, ‖AᵀA‖ = σ_max(A)²", hypotheses="any A",
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)),
-                sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2), fields=("A",))
+                sides=lambda A: (linalg.spectral_norm(A.T * A), linalg.spectral_norm(A) ** 2), fields=("A",),
+                provenance="R", conventions=("norms",))
 
 
 @claims.check("attention_kernel_regression.factA.4.b3", "for any A and integer k ≥ 1, ‖((AᵀA)^k)†‖ ≤ σ_min(A)^{-2k}",
@@ -87,7 +109,11 @@ claims.identity("attention_kernel_regression.factA.4.b2", "for any A, ‖AᵀA�
               instances=lambda: st.tuples(st.one_of(tall(cond=6.0), rank_deficient(), wide()), dims(1, 4)), fields=("A", "k"),
               notes="Equality under G0 (decided to 40+ digits at a precision raised by 2k·log10 κ). Trivially true "
                     "(RHS = ∞) for rank-deficient or wide A under the paper's σ_min; under the SV convention a wide "
-                    "full-row-rank A also gives equality.")
+                    "full-row-rank A also gives equality.",
+              provenance="R", conventions=("sigma_min", "division_by_zero", "pinv"),
+              vacuous_note=("For a rank-deficient or wide A the paper's σ_min(A) is 0 and the right side σ_min(A)^{-2k} reads as "
+                            "+∞, so the bound holds trivially there; the nontrivial case (full column rank) is an "
+                            "equality."))
 def factA_4_b3(inst):
     A, k = inst
     r, (n, d) = linalg.exact_rank(A), A.shape
@@ -112,12 +138,14 @@ claims.identity("attention_kernel_regression.factA.4.b4", "for any orthonormal c
                 hypotheses="U with orthonormal columns (built exactly in mpmath as the Q factor of a drawn "
                            "full-rank matrix), x ∈ R^d",
                 instances=lambda: tall(cond=4.0).flatmap(lambda G: st.tuples(st.just(G), vectors(st.just(G.shape[1])))),
-                sides=_isometry, fields=("G", "x"))
+                sides=_isometry, fields=("G", "x"),
+                provenance="R")
 
 claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A‖·‖x‖₂ = σ_max(A)·‖x‖₂", hypotheses="any A, x",
                   instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5)), tall(cond=8.0)).flatmap(
                       lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
-                  sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)), fields=("A", "x"))
+                  sides=lambda A, x: (linalg.norm2(A * x), linalg.spectral_norm(A) * linalg.norm2(x)), fields=("A", "x"),
+                  provenance="R", conventions=("norms",))
 
 
 @claims.check("attention_kernel_regression.factA.4.b6", "‖Ax‖₂ ≥ σ_min(A)·‖x‖₂",
@@ -126,7 +154,11 @@ claims.inequality("attention_kernel_regression.factA.4.b5", "‖Ax‖ ≤ ‖A�
                   lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))), fields=("A", "x"),
               notes="True by the paper's definition of σ_min. Under the SV convention σ_{min(n,d)} it FAILS for a "
                     "wide A (A = [1 0], x = e₂: 0 ≥ 1); the paper applies it to a wide matrix in Thm L.3 (eq. 86, "
-                    "claim thmL.3.eq86).")
+                    "claim thmL.3.eq86).",
+              provenance="R", conventions=("sigma_min",),
+              vacuous_note=("True by the paper's definition σ_min(A) = min_{‖x‖=1}‖Ax‖ (§A.1), which makes it its own "
+                            "definition; under the min(m,n)-th singular value it fails for a wide A (A = [1 0], x = e₂: 0 "
+                            "≥ 1), the reading the proof of Theorem L.3 needs at eq. 86 (thmL.3.eq86)."))
 def factA_4_b6(inst):
     A, x = inst
     n, d = A.shape
@@ -148,7 +180,8 @@ def factA_4_b6(inst):
                                           tall(n_lo=2, cond=6.0)),
               notes="Spec: AMBIGUOUS. With the paper's σ_min (the harness's reading of Fact A.4) it fails for every "
                     "tall non-square full-rank A: A† is wide, σ_min(A†) = 0, κ(A†) = ∞ ≠ κ(A) (minimal: A = [1; 0]). "
-                    "Under the SV convention it holds (square and tall: equality to 40+ digits).")
+                    "Under the SV convention it holds (square and tall: equality to 40+ digits).",
+              provenance="R", reading="paper's σ_min", conventions=("sigma_min", "kappa", "pinv"))
 def factA_4_b7(A):
     n, d = A.shape
     M = to_mp(A)
@@ -182,6 +215,18 @@ def factA_4_b7_repair(A):
     return eq(sides)
 
 
+@claims.check("attention_kernel_regression.factA.4.b7", "for any matrix A, κ(A) = κ(A†)",
+              hypotheses="A of full rank (square or tall); κ = σ_max/σ_min with σ_min the min(m,n)-th singular value",
+              alternative=True, reading="min(m,n)-th singular value", conventions=("sigma_min", "kappa", "pinv"),
+              conventions_used={"sigma_min": "min(m,n)-th singular value"}, fields=("A",),
+              instances=lambda: st.one_of(dims(1, 4).flatmap(lambda n: conditioned_matrices(n, n, max_log10_cond=6.0)),
+                                          tall(n_lo=2, cond=6.0)),
+              notes="The same instances as the claim's: with σ_min(A†) the min(m,n)-th singular value of the wide A† "
+                    "(the 1/σ_i of A's), κ(A†) = κ(A); the proof of Theorem L.3 uses κ of wide matrices this way.")
+def factA_4_b7_singular_values(A):
+    return factA_4_b7_repair(A)
+
+
 def _kappas(A, B):
     """κ(A), κ(B), κ(AB) with the paper's σ_min (AB and all ranks exact)."""
     FAB = exact_product(A, B)
@@ -199,7 +244,7 @@ def _frac_mp(F):
               instances=lambda: dims(1, 4).flatmap(lambda d: st.tuples(
                   conditioned_matrices(d, d, max_log10_cond=4.0), matrices(st.just(d), dims(1, d)))),
               notes="Fails in general (A = diag(1, 10), B = e₁: κ(A) = 10 > κ(AB)κ(B) = 1). True for square "
-                    "invertible B (A = (AB)B^{-1}).")
+                    "invertible B (A = (AB)B^{-1}).", provenance="R", conventions=("sigma_min", "kappa"))
 def factA_4_b8(inst):
     A, B = inst
     (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
@@ -244,7 +289,11 @@ def _pairs_b9():
               instances=_pairs_b9, fields=("A", "B"),
               notes="Holds with the paper's σ_min (a wide or rank-deficient factor has κ = ∞). Under the SV "
                     "convention it FAILS for wide A: A = [I₂ 0], B = [[1,0],[0,0],[0,1]] gives AB = diag(1, 0), "
-                    "κ(AB) = ∞ > κ(A)κ(B) = 1.")
+                    "κ(AB) = ∞ > κ(A)κ(B) = 1.",
+              provenance="R", conventions=("sigma_min", "kappa", "division_by_zero"),
+              vacuous_note=("For a wide A the paper's σ_min(A) = 0, so κ(A) = ∞ and the bound holds trivially; under the "
+                            "min(m,n)-th singular value it fails for a wide A (A = [I₂ 0], B = [[1,0],[0,0],[0,1]]: "
+                            "κ(AB) = ∞ > κ(A)κ(B) = 1)."))
 def factA_4_b9(inst):
     A, B = inst
     (Am, rA), (Bm, rB), FAB, rAB = _kappas(A, B)
@@ -263,7 +312,8 @@ def factA_4_b9(inst):
 @claims.check("attention_kernel_regression.defA.5.note", "srank(K) ≤ rank(K)", hypotheses="K ∈ R^{n×n}, K ≠ 0",
               instances=lambda: dims(1, 6).flatmap(lambda n: st.one_of(
                   matrices(st.just(n), st.just(n), max_abs=3.0),
-                  st.tuples(vectors(st.just(n)), vectors(st.just(n))).map(lambda uv: np.outer(*uv)))), fields=("K",))
+                  st.tuples(vectors(st.just(n)), vectors(st.just(n))).map(lambda uv: np.outer(*uv)))), fields=("K",),
+              provenance="R")
 def defA_5_note(K):
     r = linalg.exact_rank(K)
     if r == 0:
@@ -280,7 +330,8 @@ def _cauchy_schwarz(G):
 claims.inequality("attention_kernel_regression.factB.3", "B PSD ⇒ B_ii B_jj ≥ B_ij² for all i, j",
                   hypotheses="B = G Gᵀ (formed exactly in mpmath), G ∈ R^{n×r}, r ≤ n (low rank included)",
                   instances=lambda: dims(1, 6).flatmap(lambda n: matrices(st.just(n), dims(1, n))), sides=_cauchy_schwarz,
-                  fields=("G",))
+                  fields=("G",),
+                  provenance="R")
 
 
 def _b4_instances():
@@ -327,7 +378,8 @@ claims.inequality(
     instances=_b4_instances, sides=_b4_sides, fields=("X", "r₀", "slack", "θ", "s", "shape", "i", "j", "M"),
     notes="Both ends judged; the worse one is reported. The upper end is tight (B = (1+ε)A at slack 0 attains "
           "B_ii = (1+ε)e^r: ratio 1). The proof's last line states the upper end (1−ε)e^r, which is false for the "
-          "same B (spec); a sharper true bound is |B_ij − A_ij| ≤ ε√(A_ii A_jj).")
+          "same B (spec); a sharper true bound is |B_ij − A_ij| ≤ ε√(A_ii A_jj).",
+    provenance="R")
 
 
 def _a8_instances():
@@ -357,4 +409,4 @@ claims.identity("attention_kernel_regression.lemA.8",
                            "of A.7",
                 instances=_a8_instances, sides=_a8_sides, scale=lambda X, G, y: linalg.norm2(y), fields=("X", "G", "y"),
                 notes="Needs W ≻ 0 (unstated). Derived stronger fact: for any invertible W both optima equal "
-                      "‖(I−XX†)y‖.")
+                      "‖(I−XX†)y‖.", provenance="R")

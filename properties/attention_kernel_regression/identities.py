@@ -42,7 +42,8 @@ def _tensor_gram(X, l):
 
 claims.identity("attention_kernel_regression.id.tensor_gram",
                 "(X^{⊗l})ᵀX^{⊗l} = (XᵀX)^{∘l}", hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 4), l ∈ {0..3}",
-                instances=lambda: st.tuples(points(), dims(0, 3)), sides=_tensor_gram, fields=("X", "l"))
+                instances=lambda: st.tuples(points(), dims(0, 3)), sides=_tensor_gram, fields=("X", "l"),
+                provenance="D", source="spec §4 'Derived identities used by the oracle' (never stated by the paper)")
 
 
 def _taylor(X):
@@ -62,7 +63,8 @@ def _taylor(X):
 claims.identity("attention_kernel_regression.id.taylor", "exp(XᵀX) = Σ_{l≥0} (XᵀX)^{∘l}/l! (entrywise exp)",
                 hypotheses="X ∈ R^{d×n}, entries ≤ 2 in magnitude; the series summed until its tail is below the "
                            "working precision (tail bounded by the next term times 2, terms decreasing)",
-                instances=points, sides=_taylor, fields=("X",))
+                instances=points, sides=_taylor, fields=("X",),
+                provenance="D", source="spec §4 'Derived identities used by the oracle' (never stated by the paper)")
 
 
 def _gauss_dkd(X):
@@ -76,7 +78,8 @@ def _gauss_dkd(X):
 
 claims.identity("attention_kernel_regression.id.gauss_dkd",
                 "G = DKD, G_ij = exp(−‖x_i − x_j‖²/2), K = exp(XᵀX), D = diag(exp(−‖x_i‖²/2))",
-                hypotheses="X ∈ R^{d×n}", instances=points, sides=_gauss_dkd, fields=("X",))
+                hypotheses="X ∈ R^{d×n}", instances=points, sides=_gauss_dkd, fields=("X",),
+                provenance="D", source="spec §4 'Derived identities used by the oracle' (never stated by the paper)")
 
 
 def _opt_sides(A, y, b, j):
@@ -93,14 +96,16 @@ claims.identity("attention_kernel_regression.id.opt", "under G0: min_x‖AAᵀAx
                 hypotheses="A full column rank, y ∈ R^n, b ∈ R^d, j ∈ {0..3}",
                 instances=lambda: tall(cond=3.0).flatmap(lambda A: st.tuples(
                     st.just(A), vectors(st.just(A.shape[0])), vectors(st.just(A.shape[1])), dims(0, 3))),
-                sides=_opt_sides, scale=lambda A, y, b, j: linalg.norm2(y) + linalg.norm2(b), fields=("A", "y", "b", "j"))
+                sides=_opt_sides, scale=lambda A, y, b, j: linalg.norm2(y) + linalg.norm2(b), fields=("A", "y", "b", "j"),
+                provenance="D", source="spec §4 'Derived identities used by the oracle' (never stated by the paper)")
 
 
 @claims.check("attention_kernel_regression.id.statdim", "s_λ(K) = tr(K(K + λI)^{-1}) = Σ_i λ_i/(λ_i + λ); s_λ → rank(K) as λ → 0",
               hypotheses="K = GGᵀ PSD (n ≤ 5, rank ≤ n), λ = 10^U(−3, 2); judged: the trace identity, and "
                          "0 ≤ rank(K) − s_λ(K) ≤ λ·Σ_{λ_i>0} 1/λ_i (which → 0 as λ → 0)",
               instances=lambda: st.tuples(dims(1, 5).flatmap(lambda n: matrices(st.just(n), dims(1, n))), scalars(-3.0, 2.0)),
-              fields=("G", "log₁₀λ"))
+              fields=("G", "log₁₀λ"),
+              provenance="D", source="spec §4 'Derived identities used by the oracle' (never stated by the paper)")
 def id_statdim(inst):
     Gf, ll = inst
     r = linalg.exact_rank(Gf)

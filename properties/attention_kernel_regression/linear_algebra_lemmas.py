@@ -34,7 +34,7 @@ claims.identity("attention_kernel_regression.factD.1", "(∀ unit x: 1−ε ≤ 
                 instances=lambda: st.one_of(matrices(dims(1, 5), dims(1, 5), max_abs=2.0), tall(cond=3.0)),
                 sides=_d1_sides, fields=("A",),
                 # both sides are differences of terms of size 1 + σ_max² (cancellation): that is the scale
-                scale=lambda A: 1 + linalg.spectral_norm(A) ** 2)
+                scale=lambda A: 1 + linalg.spectral_norm(A) ** 2, provenance="R")
 
 
 def _d2_instances():
@@ -68,7 +68,8 @@ def _d2_parts(Am, e, t):
                          "the top right singular vector of AᵀA(AᵀSᵀSA)^{-1} − I (spec's check)",
               expected="falsified", instances=_d2_instances, fields=("A", "ε", "signs"),
               to_statement=d2_objects,
-              notes="Spec: FAILS; true bound (ε/(1−ε))·κ(A)·‖b‖. The search finds ratios ≈ κ(A).")
+              notes="Spec: FAILS; true bound (ε/(1−ε))·κ(A)·‖b‖. The search finds ratios ≈ κ(A).",
+              provenance="R", conventions=("norms",))
 def lemD_2(inst):
     A, eps, t = inst
     Am, e = to_mp(A), mp.mpf(eps)
@@ -150,7 +151,8 @@ claims.inequality("attention_kernel_regression.lemD.3", "B PSD with 3/4 ≤ ‖B
                              "orthogonal (mpmath QR of drawn factors), x₀, y ∈ R^d, t ≤ 6; judged with c = 9/16 (the "
                              "proof's constant, which implies the stated c ≤ 0.9)",
                   instances=_d3_instances, sides=_d3_sides, fields=("s", "G₁", "G₂", "psd", "x₀", "y", "T"),
-                  notes="Holds with c = 9/16, tight (B = (5/4)I attains it); PSD is not needed.")
+                  notes="Holds with c = 9/16, tight (B = (5/4)I attains it); PSD is not needed.",
+                  provenance="R")
 
 
 def _perturbed_solutions(tall_matrices, *, normal_equations, eps_lo, eps_hi):
@@ -189,7 +191,8 @@ claims.inequality("attention_kernel_regression.lemD.4",
                              "(θ ∈ [0,1]), v the smallest right singular vector or a drawn direction; O(√ε₁) = 2√ε₁ "
                              "(the proof's constant)",
                   instances=_d4_instances, sides=_d4_sides, fields=("A", "b", "ε₁", "θ", "v", "smallest"),
-                  notes="Exact worst case sqrt(2ε₁ + ε₁²)·OPT/σ_min, so the ratio is ≤ √3/2 for ε₁ ≤ 1.")
+                  notes="Exact worst case sqrt(2ε₁ + ε₁²)·OPT/σ_min, so the ratio is ≤ √3/2 for ε₁ ≤ 1.",
+                  provenance="R", conventions=("sigma_min", "constants"))
 
 
 def _d5_instances():
@@ -200,7 +203,8 @@ def _d5_instances():
               hypotheses="A full column rank (G0), b ∈ R^d, ε₂ ∈ (0, 1); x' = x* + (AᵀA)^{-1}e, ‖e‖ = θε₂‖b‖ along "
                          "the smallest eigenvector or a drawn direction",
               instances=_d5_instances, fields=("A", "b", "ε₂", "θ", "v", "smallest"),
-              notes="Tight: attained along the smallest singular direction with θ = 1.")
+              notes="Tight: attained along the smallest singular direction with θ = 1.",
+              provenance="R", conventions=("sigma_min",))
 def lemD_5(inst):
     A, b, eps, theta, v, smallest = inst
     if not np.any(b):
@@ -241,7 +245,8 @@ claims.identity("attention_kernel_regression.lemE.6", "with the unknown restrict
                       "this is not an equivalence of the two problems on the same data: spec's X (6×2), Y give "
                       "inf_{U⪰0} L_mid = 15.9006 vs inf_{V⪰0} L_right = 16.5588 (projected gradient, float64; an "
                       "infimum over the PSD cone is not certified by this oracle). Unconstrained, both equal "
-                      "‖(I−P_X)Y‖_F².")
+                      "‖(I−P_X)Y‖_F².",
+                provenance="R")
 
 
 def _rem31_sides(A, b):
@@ -254,4 +259,4 @@ claims.identity("attention_kernel_regression.rem3.1",
                 "solving eq. (4) = applying Algorithm 2 twice: (AᵀA)²x = b ⇔ AᵀAy = b, AᵀAx = y",
                 hypotheses="A full column rank (G0), b ∈ R^d (exact arithmetic)",
                 instances=lambda: tall(cond=6.0).flatmap(lambda A: st.tuples(st.just(A), vectors(st.just(A.shape[1])))),
-                sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1, fields=("A", "b"))
+                sides=_rem31_sides, scale=lambda A, b: linalg.norm2(b) + 1, fields=("A", "b"), provenance="R")

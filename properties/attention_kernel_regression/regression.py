@@ -34,18 +34,18 @@ def _run(impl, name, A, b, *args):
     return output(getattr(impl, name)(A.copy(), b.copy(), *args), name, shape=(A.shape[1],))
 
 
-def _algorithm_trial(claim_id, statement, *, algorithm, hypotheses, notes):
+def _algorithm_trial(claim_id, statement, *, algorithm, hypotheses, notes, **options):
     """Declare ``claim_id`` (Lemmas F.1–I.1) as 50 seeded trials at δ = 0.05 of Algorithm ``algorithm``'s
     guarantee: the decorated ``trial(seed, impl)`` judges one trial, and its running time is judged on the
     implementation's ``<algorithm>_ops`` counts (:func:`.costs.algorithm_time`), a failure there failing
-    every trial."""
+    every trial.  ``options`` are the provenance options of :class:`~properties.toolkit.ClaimSet`."""
     def declare(trial):
         def timed(seed, impl):
             return with_time(trial(seed, impl), algorithm_time(impl, algorithm))
 
         timed.__name__, timed.__qualname__ = trial.__name__, trial.__qualname__
         return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=DELTA, trials=50,
-                            uses=(algorithm, f"{algorithm}_ops"), notes=notes)(timed)
+                            uses=(algorithm, f"{algorithm}_ops"), notes=notes, **options)(timed)
 
     return declare
 
@@ -58,7 +58,8 @@ def _algorithm_trial(claim_id, statement, *, algorithm, hypotheses, notes):
                              "b₁ = Ax + r with ‖r‖/‖Ax‖ = 10^U(−3,1); ε₁ = 10^U(−6,−1), δ₁ = 0.05 (T1: 50 trials)",
                   notes="The paper's while-loop never stops when OPT ≥ ε₁; the implementation runs the fixed T₁ (spec "
                         "alg.1). Each trial's note also reports the Karlson–Waldén backward error η̃/(u‖A‖) of x' (our "
-                        "own measured claim; see tests/test_attention_kernel_regression.py for the κ sweep).")
+                        "own measured claim; see tests/properties/test_attention_kernel_regression.py for the κ sweep).",
+                  provenance="R", conventions=("constants", "probability", "sigma_min"))
 def lemF_1(seed, impl):
     A, b, eps = reg_instance(seed, max_log10_kappa=lambda eps: 8.0)
     x = _run(impl, "fast_linear_regression", A, b, eps, DELTA, seed)
@@ -97,7 +98,8 @@ def psd_trial(seed, impl, name, j, max_log10_kappa, eps_range=(-6, -1), extra=()
                              "κ ≤ 1e3; b₂ ∈ R^d; ε₂ = 10^U(−8,−1.5), δ₂ = 0.05",
                   notes="Implementation: residual stopping rule capped at T₂ = ⌈ln(κ(R̃)/ε₂)/ln(1/c₂)⌉ (spec alg.2 "
                         "(a)+(b)): HOLDS. The proof's reading with T₂ = log(1/ε₂) steps FAILS (spec: ratio 497 at "
-                        "κ = 1000) but is not what any implementation here runs.")
+                        "κ = 1000) but is not what any implementation here runs.",
+                  provenance="R", conventions=("constants", "probability", "kappa"))
 def lemG_1(seed, impl):
     return psd_trial(seed, impl, "fast_psd_regression", 1, lambda eps: max(0.0, min(3.0, (14 + math.log10(eps)) / 2)),
                      eps_range=(-8, -1.5))
@@ -109,7 +111,8 @@ def lemG_1(seed, impl):
                   algorithm="attention_regression",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ³·1e-16 ≤ 1e-2·ε₃, κ ≤ 1e3; b₃ ∈ R^n with a large "
                              "range(A) component; ε₃ = 10^U(−6,−1), δ₃ = 0.05",
-                  notes="Spec: HOLDS; adversarial composition (T5) tight at 0.99998.")
+                  notes="Spec: HOLDS; adversarial composition (T5) tight at 0.99998.",
+                  provenance="R", conventions=("constants", "probability", "kappa"))
 def lemH_1(seed, impl):
     # stage 2 uses ε/κ: κ³·1e-16 ≤ 1e-2·ε
     A, b, eps = reg_instance(seed, max_log10_kappa=lambda eps: max(0.0, min(3.0, (14 + math.log10(eps)) / 3)))
@@ -129,7 +132,8 @@ def lemH_1(seed, impl):
                   algorithm="four_matrices",
                   hypotheses="A ∈ R^{8192×2} full column rank, κ⁴·1e-16 ≤ 1e-3·ε₄; b₄ ∈ R^d; ε₄ = 10^U(−6,−1), "
                              "δ₄ = 0.05",
-                  notes="Spec: HOLDS (the proof's last line has 2κε₂ for 2κ²ε₂ and drops a term; conclusion still true).")
+                  notes="Spec: HOLDS (the proof's last line has 2κε₂ for 2κ²ε₂ and drops a term; conclusion still true).",
+                  provenance="R", conventions=("constants", "probability", "kappa"))
 def lemI_1(seed, impl):
     # ε₂ = 0.1ε/κ²: κ⁴·1e-16 ≤ 1e-3·ε
     return psd_trial(seed, impl, "four_matrices", 2, lambda eps: max(0.0, min(2.5, (13 + math.log10(eps)) / 4)))

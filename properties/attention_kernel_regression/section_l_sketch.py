@@ -83,6 +83,12 @@ claims.trial(
     notes="Spec: FAILS as stated (rank): srank ≈ 1 while rank(AᵀA) = 16 > m, and AᵀΠᵀΠA has rank ≤ m, so the lower "
           "bound fails with probability 1 for every distribution with m < rank. The stated m does not grow with N "
           "beyond polylog factors. Sensible version: the ridge SE with the statistical dimension (thmL.8's repair).",
+    provenance="R", conventions=("constants", "probability"), basis="constants",
+    basis_note=("m = Ω̃(p s_λ² ε⁻²) instantiated with constant 1 and no log factor, m = ⌈p s_λ²/ε²⌉, at s_λ = 1.25, ε = "
+                "0.5, p ∈ {1, 2}, X ∈ R^{16×16} of stable rank ≈ 1 and rank 16; 1/poly(n) read as δ = 0.05 per trial. "
+                "The rank argument (m < rank forces failure with probability 1, and the stated m does not grow with "
+                "the rank) says any fixed constant fails for a large enough rank, but the trials certify only these "
+                "constants."),
 )(_l1p1_trial)
 
 
@@ -149,6 +155,7 @@ claims.trial(
                "ε = 0.5, m = ⌈10p/ε²⌉; AᵀB = (XᵀY)^{∘p} and ‖A‖_F² = Σ‖x_i‖^{2p} (tensors never formed); δ = 0.05 "
                "stands for 1/poly(n)",
     notes="Spec: HOLDS empirically with m = ⌈10p/ε²⌉ (err·√(m/p) ≤ 3.09).",
+    provenance="R", conventions=("constants", "probability"),
 )(_l1p2_trial)
 
 
@@ -168,7 +175,8 @@ _algorithm8_time(
     sizes=(512, 1024, 2048, 4096), d=8, rows=lambda n: 64, p=3, setting="d = 8, m = 64, p = 3",
     claimed=lambda n: 3 * n * 64 + 8 * n,
     notes="Spec: AMBIGUOUS (hidden logs; the sketch is not fully specified). Judged on the n-dependence: "
-          "n·(one SRHT on R^d + (⌊log₂p⌋ + popcount(p) − 1) TensorSRHTs of length m').")
+          "n·(one SRHT on R^d + (⌊log₂p⌋ + popcount(p) − 1) TensorSRHTs of length m').",
+    provenance="R", conventions=("constants",))
 
 
 # ============================================================================ Lemma L.2
@@ -193,7 +201,7 @@ claims.trial(
     hypotheses="A ∈ R^{32×3} Gaussian (every other trial coherent: A[:3] += 50I), ε = 0.5, δ = 0.1, "
                "m = ⌈ε^{-2} n ln(nd/δ)⌉ (constant 1); distortion max|σ_i(SQ) − 1| from exact Grams",
     notes="Spec: HOLDS (trivially: more rows than lemC.5.srht needs; rows proportional to the ambient n, where the "
-          "subspace dimension would do).")(_l2_trial)
+          "subspace dimension would do).", provenance="R", conventions=("constants", "probability"))(_l2_trial)
 
 
 # ============================================================================ Theorem L.5
@@ -235,7 +243,7 @@ claims.check(
     fields=("data_seed", "seed"),
     notes="Spec: AMBIGUOUS (the μ = 0 hypothesis is vacuous; no probability on the conclusion). Read as stated, the "
           "hypothesis on S holds for every S, and the deterministic conclusion fails whenever m < rank "
-          "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.")(_l5_check)
+          "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.", provenance="R")(_l5_check)
 
 
 def _l56_sketch(seed, impl, data_base):
@@ -292,6 +300,7 @@ claims.trial(
     hypotheses="d = 4, n = 5 unit-norm columns, p ∈ {2, 3}, ε = 0.5, m = ⌈5np²/ε²⌉ (constant 5), read with "
                "probability ≥ 1 − δ, δ = 0.1; distortion max|μ − 1| of M^{-1/2}ZᵀZM^{-1/2}, M = (XᵀX)^{∘p}",
     notes="Spec: HOLDS with constant ≈ 5 (observed distortion ≈ 1.5–2·√(np²/m)); constant 1 fails 50–100%.",
+    provenance="R", conventions=("constants", "probability"),
 )(_l6_trial)
 
 
@@ -301,7 +310,7 @@ _algorithm8_time(
     sizes=(8, 16, 32, 64), d=4, rows=lambda n: 20 * n, p=2, setting="d = 4, p = 2, ε = 1, m = 5np²/ε² = 20n",
     claimed=lambda n: 4 * n + 20 * n * n, slack=0.3,
     notes="Spec: HOLDS up to log factors: n·m' log m' per level; the +0.3 slack on the exponent covers the log m' "
-          "(m' grows ×8 over the sweep).")
+          "(m' grows ×8 over the sweep).", provenance="R", conventions=("constants",))
 
 
 # ============================================================================ Theorem L.8
@@ -340,7 +349,12 @@ claims.trial(
     expected="falsified",
     notes="Spec: FAILS. K is positive definite for distinct points, W_gᵀW_g has rank ≤ m, so with m < n the lower "
           "bound fails with probability 1 (the stated m is polylog(n)·q³β/ε², below n for large n; the proof ends "
-          "with m = Ω(ε^{-2}nq³…)). Repair below: the ridge form.")(_l8_trial)
+          "with m = Ω(ε^{-2}nq³…)). Repair below: the ridge form.",
+    provenance="R", conventions=("constants", "probability"), basis="constants",
+    basis_note=("m = Θ̃(q³β/ε²) instantiated as m_l = l rows per degree l ≤ q (m = 1 + q(q+1)/2 < n = 16), q by the "
+                "paper's rule (n·tail ≤ (ε/2)·max(1, e^{r²})), d = 3, ‖x_i‖ ∈ [0.5, 1], ε = 0.5; 1/poly(n) read as δ "
+                "= 0.05 per trial. W_gᵀW_g has rank ≤ m < n while K is positive definite, so any constant leaving m < "
+                "n fails; the trials certify only these constants."))(_l8_trial)
 
 
 def _l8_ridge_trial(seed, impl):
@@ -395,7 +409,8 @@ claims.inequality(
     hypotheses="X ∈ R^{d×n} (d ≤ 3, n ≤ 5) scaled by ρ ∈ [0, 2], r = max‖x_i‖, ε = 10^U(−6, 0), C = e² (the spec's "
                "derived constant); ‖K − Q_q‖ from the tail series itself (no cancellation), the middle term exact",
     instances=_taylor_instances, sides=_taylor_sides, max_examples=25, fields=("X", "ρ", "log₁₀ε"),
-    notes="Spec: HOLDS with C = e² for ε ≤ 1, n ≥ 2 (‖K‖ ≥ 1). The paper's justification ‖K‖ ≤ n e^r is wrong.")
+    notes="Spec: HOLDS with C = e² for ε ≤ 1, n ≥ 2 (‖K‖ ≥ 1). The paper's justification ‖K‖ ≤ n e^r is wrong.",
+    provenance="R", conventions=("constants", "norms"))
 
 
 _L8T_SIZES = (256, 512, 1024, 2048)
@@ -408,4 +423,5 @@ claims.running_time(
     hypotheses=f"operation counts of alg.Wg reported by the implementation, n ∈ {_L8T_SIZES}, d = 3, q = 3, rows "
                "(8, 16, 32)",
     notes="Spec: AMBIGUOUS (rests on the invalid m; the proof reuses one SRHT across degrees while alg.Wg draws "
-          "independent T_l). Judged on the n-dependence at fixed q and rows: linear.")
+          "independent T_l). Judged on the n-dependence at fixed q and rows: linear.",
+    provenance="R", conventions=("constants",))

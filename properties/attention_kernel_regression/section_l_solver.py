@@ -68,7 +68,10 @@ claims.identity(
     hypotheses="W ∈ R^{m×n}, S ∈ R^{s×n}, m ≤ s, m < n, SWᵀ of full column rank (drawn; rank checked exactly)",
     instances=_w_and_s, sides=_phi_sides, max_examples=25, fields=("W", "S"),
     notes="Spec: HOLDS (exact). Consequence: alg.7's gradient-descent matrix is Σ^{-2}, whose eigenvalues "
-          "σ_i(SWᵀ)^{-2} are not confined to Lemma D.3's window [3/4, 5/4] (thmL.3.gd).")
+          "σ_i(SWᵀ)^{-2} are not confined to Lemma D.3's window [3/4, 5/4] (thmL.3.gd).",
+    provenance="D",
+    source=("derived from Algorithm 7 (lines 7–8: SWᵀ = UΣVᵀ, R = UΣ⁻²) and the proof's Φ := RᵀSWᵀWSᵀR (eq. 81); the "
+            "paper never writes Φ = Σ⁻² (spec thmL.3.phi)"))
 
 
 def _eq80_sides(W, S):
@@ -80,7 +83,7 @@ claims.identity(
     "attention_kernel_regression.thmL.3.eq80",
     "SWᵀWSᵀR = U (orthonormal columns), so ‖SWᵀWSᵀRx‖ = ‖x‖",
     hypotheses="as thmL.3.phi", instances=_w_and_s, sides=_eq80_sides, max_examples=25, fields=("W", "S"),
-    notes="Spec: HOLDS (verified).")
+    notes="Spec: HOLDS (verified).", provenance="R")
 
 
 def _near_isometries():
@@ -119,7 +122,8 @@ claims.inequality(
     hypotheses="W ∈ R^{m×n} (κ up to 1e6), S ∈ R^{s×n} = [I; 0] + E with ‖E‖ ≤ 0.3; the SE accuracy ε₀ of S on "
                "range(Wᵀ) is measured exactly and must be ≤ 1/3 (else the instance is rejected)",
     instances=_near_isometries, sides=_eq78_sides, max_examples=25, fields=("W", "S"),
-    notes="Spec: HOLDS (derived: κ(RᵀSWᵀ) = κ(Σ) = κ(SWᵀ) ≤ ((1+ε₀)/(1−ε₀))κ(W) ≤ 2κ(W)).")
+    notes="Spec: HOLDS (derived: κ(RᵀSWᵀ) = κ(Σ) = κ(SWᵀ) ≤ ((1+ε₀)/(1−ε₀))κ(W) ≤ 2κ(W)).",
+    provenance="R", conventions=("kappa",))
 
 
 def _eq86_instances():
@@ -139,7 +143,26 @@ claims.inequality(
                "side is 0 for the wide RᵀS and the step proves nothing); any v ∈ Rⁿ",
     instances=_eq86_instances, sides=_eq86_sides, expected="falsified", max_examples=25, fields=("W", "S", "v"),
     notes="Spec: FAILS for the wide m×n matrix RᵀS (m < n): any v with a component in its null space. The proof "
-          "of Theorem L.3 uses this step to pass from Rᵀ S-space to Rⁿ.")
+          "of Theorem L.3 uses this step to pass from Rᵀ S-space to Rⁿ.",
+    provenance="R", reading="min(m,n)-th singular value", conventions=("sigma_min",),
+    conventions_used={"sigma_min": "min(m,n)-th singular value"})
+
+
+def _eq86_sides_paper(W, S, v):
+    _, _, _, Rm, _ = _svd_parts(W, S)
+    RS = Rm.T * S
+    return linalg.sigma_min(RS, convention="paper") * linalg.norm2(v), linalg.norm2(RS * v)
+
+
+claims.inequality(
+    "attention_kernel_regression.thmL.3.eq86",
+    "‖RᵀSv‖ ≥ σ_min(RᵀS)‖v‖ for v ∈ Rⁿ",
+    hypotheses="as the claim, with the paper's σ_min(RᵀS) = min_{‖x‖=1}‖RᵀSx‖ (§A.1)", instances=_eq86_instances,
+    sides=_eq86_sides_paper, max_examples=25, fields=("W", "S", "v"), alternative=True, reading="paper's σ_min",
+    conventions=("sigma_min",),
+    notes="Under the paper's own definition the step is Fact A.4's sixth bullet and holds, but σ_min of the wide m×n "
+          "RᵀS (m < n) is 0, so eq. 86 bounds ‖RᵀS(WᵀWx_t − y)‖ below by 0 and the proof of Theorem L.3 learns "
+          "nothing about ‖WᵀWx_t − y‖ from it.")
 
 
 def _eq86_row_space(W, S, v):
@@ -192,7 +215,7 @@ claims.inequality(
                "c = 0.9 (the largest rate Lemma D.3 allows)",
     instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25, fields=("W", "y"),
     notes="Spec: FAILS. Φ = Σ^{-2} (thmL.3.phi) has eigenvalues σ_i(SWᵀ)^{-2}: unit-step GD diverges when some "
-          "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.")
+          "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.", provenance="R")
 
 
 def _gd_window_instances():
@@ -282,7 +305,8 @@ claims.check(
     notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
           "The proof of Theorem L.3 uses it to pass "
           "the sketch's residual to the kernel's. No multiplicative repair is known (y = Kx makes any factor "
-          "fail); the additive form below is the true step.")(_allxy_check)
+          "fail); the additive form below is the true step.",
+    provenance="R")(_allxy_check)
 
 
 def _allxy_additive(inst, impl):
@@ -362,7 +386,14 @@ _L3_NOTES = ("Spec: FAILS (three defects: Φ = Σ^{-2} makes the loop diverge or
     delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
     hypotheses=f"n = {L3_N}, d = {L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian, ε = {L3_EPS}, δ = {_L3_DELTA}; W = W_g(X) with "
                "the paper's degree rule and m < n rows, SRHT S with s = min(2m, n − 1) rows; ‖Gx̂ − y‖ by the oracle",
-    expected="falsified", notes=_L3_NOTES)
+    expected="falsified", notes=_L3_NOTES,
+    provenance="R", conventions=("constants", "probability"), basis="constants",
+    basis_note=("m = O(ε⁻²β log²(nd/εδ) log(n/δ)) instantiated as W_g(X) with the paper's degree rule for q and 2l rows "
+                "per degree l (m = 1 + Σ_l 2l < n), an SRHT S with s = min(2m, n − 1) rows; n = 64, d = 8, ε = δ = "
+                "0.1. With m < n the output x̂ ∈ range(SᵀR) has dimension m, so ε-accuracy for a generic y is "
+                "impossible: any fixed constant fails for n large enough, but the trials certify only these "
+                "constants. The constant-free defects of the proof are judged as thmL.3.allxy, thmL.3.gd and "
+                "thmL.3.eq86."))
 def thmL_3(seed, impl):
     return _alg7_trial(seed, impl, rows_convention=False)
 
@@ -373,7 +404,11 @@ def thmL_3(seed, impl):
     "m = O(ε^{-2}β log³(κnd/(ε_final δ_final))) rows, β ≥ srank(exp(AAᵀ)), in time O(mn + ε^{-2}nd + m^ω)",
     delta=_L3_DELTA, trials=20, uses=("attention_feature_bits", "srht_bits", "preconditioned_gd"),
     hypotheses=f"as thmL.3 with the row convention A = Xᵀ ∈ R^{{n×d}}, ε_final = {L3_EPS}, δ_final = {_L3_DELTA}",
-    expected="falsified", notes=_L3_NOTES)
+    expected="falsified", notes=_L3_NOTES,
+    provenance="R", conventions=("constants", "probability", "kappa"), basis="constants",
+    basis_note=("As thmL.3 with A = Xᵀ: m = O(ε⁻²β log³(κnd/(ε_final δ_final))) instantiated as W_g(X) with 2l rows per "
+                "degree (m < n), s = min(2m, n − 1); n = 64, d = 8, ε_final = δ_final = 0.1. Only these constants are "
+                "certified; the rank argument says any fixed constant fails for large n."))
 def thm1_6(seed, impl):
     return _alg7_trial(seed, impl, rows_convention=True)
 
@@ -430,7 +465,8 @@ claims.running_time(
     hypotheses="operation counts reported by the implementation (features, SRHT of Wᵀ, SVD, loop) over n ∈ "
                f"{_L3T_SIZES} at fixed m = 4 rows (degrees 1–2, rows (1, 2): SWᵀ of full rank), s = 64, d = 8, ≤ 5 iterations",
     notes="Spec: AMBIGUOUS (inconsistent with the proof's own total; rests on the invalid m). Judged on its "
-          "n-dependence at fixed m: linear up to the log n of the SRHT.")
+          "n-dependence at fixed m: linear up to the log n of the SRHT.",
+    provenance="R", conventions=("constants",))
 
 
 # ============================================================================ alg.7R (the ridge repair)
@@ -492,5 +528,7 @@ claims.check(
                f"< 1/2, else rejected); the iteration is run exactly for t ≤ {_R7_STEPS}",
     instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25, fields=("X", "y", "ρ", "seed"),
     notes="Spec: HOLDS (derived). The implementation's Algorithm 7R itself is judged by the kernel_ridge_solve "
-          "adapter (its residual rule against the oracle's kernel).")(_r7_check)
+          "adapter (its residual rule against the oracle's kernel).",
+    provenance="D",
+    source="the harness's ridge replacement for Theorem L.3 (spec alg.7R, alg7R.conv); not a statement of the paper")(_r7_check)
 

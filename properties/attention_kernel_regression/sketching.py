@@ -19,11 +19,12 @@ __all__ = ["claims", "lemC_5_osnap", "lemC_5_srht"]
 claims = ClaimSet(PAPER)
 
 
-def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, notes: str):
+def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, notes: str, **options):
     """Declare Lemma C.5 (``claim_id``) for sketch ``kind`` ("srht" or "osnap") as 50 seeded trials at
     δ = SE_DELTA and return the trial: the implementation's ``<kind>_bits`` give S (rebuilt by the oracle)
     for the seed's fixed A (:func:`.strategies.se_instance`), the distortion max|σ_i(SQ) − 1| ≤ ε = SE_EPS
-    is judged exactly, and the cost is the implementation's ``<kind>_apply_ops`` (:func:`.costs.sketch_time`)."""
+    is judged exactly, and the cost is the implementation's ``<kind>_apply_ops`` (:func:`.costs.sketch_time`).
+    ``options`` are the provenance options of :class:`~properties.toolkit.ClaimSet`."""
     def trial(seed: int, impl):
         A, n, d = se_instance(seed)
         m = se_rows(n, d, SE_EPS, SE_DELTA)
@@ -34,7 +35,7 @@ def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, note
 
     trial.__name__ = trial.__qualname__ = f"lemC_5_{kind}"
     return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=SE_DELTA, trials=50,
-                        uses=(f"{kind}_bits", f"{kind}_apply_ops"), notes=notes)(trial)
+                        uses=(f"{kind}_bits", f"{kind}_apply_ops"), notes=notes, **options)(trial)
 
 
 lemC_5_srht = _se_claim(
@@ -46,7 +47,8 @@ lemC_5_srht = _se_claim(
                "Gaussian with κ ≤ 1e6) fixed per seed; bits from the implementation, matrix rebuilt by the "
                "oracle; distortion max|σ_i(SQ) − 1| ≤ ε judged exactly",
     notes="Spec: HOLDS with C = 1 (worst distortion/ε 0.57). Time: the implementation's operation count of "
-          "srht_apply (solvers: d·n'·log₂n' butterflies) over n = 2^10 … 2^14.")
+          "srht_apply (solvers: d·n'·log₂n' butterflies) over n = 2^10 … 2^14.",
+    provenance="R", conventions=("constants", "probability"))
 
 lemC_5_osnap = _se_claim(
     "attention_kernel_regression.lemC.5.osnap", "osnap",
@@ -54,4 +56,4 @@ lemC_5_osnap = _se_claim(
     hypotheses="m = ⌈ε^{-2} d ln(n/δ)⌉, s = ⌈ε^{-1} ln(d/δ)⌉ (block variant of solvers.sketches), ε = 0.5, "
                "δ = 0.1; A as lemC.5.srht",
     notes="Spec: HOLDS (C = 1; worst distortion/ε 0.53). Time: the implementation's operation count of "
-          "osnap_apply (s·n·d scatter-adds).")
+          "osnap_apply (s·n·d scatter-adds).", provenance="R", conventions=("constants", "probability"))
