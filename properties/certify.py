@@ -340,7 +340,7 @@ def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = N
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
     certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
-    from .ledgerfile import read_json, read_ledger
+    from .ledgerfile import check_output_directory, read_json, read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
         "Prove each falsified claim false (and each verified repair's worst example inside its bound) "
@@ -371,6 +371,11 @@ def main(argv) -> int:
         return 1 if rejected else 0
 
     source = args.source or os.path.join("errata", "ledger-ci.json")
+    try:
+        check_output_directory(args.out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         ledger = read_ledger(source)
     except (OSError, ValueError) as exc:
