@@ -142,7 +142,7 @@ claims.inequality("attention_optimization.fact4.3.loewner_norm", "if X ⪯ αY t
                   fields=("S", "α", "G"), to_statement=_fact4_3_objects,
                   notes="FAILS as the spec says: nothing bounds X from below (X = −10·I₂, Y = I₂, α = 1 gives "
                         "10 > 1); the search finds such an X = αY − GGᵀ at once.  The correct version needs "
-                        "0 ⪯ X ⪯ αY.")
+                        "0 ⪯ X ⪯ αY.", conventions=("norms",))
 
 
 def _fact4_3_repair(S, alpha, G):
@@ -173,7 +173,8 @@ facts.symmetric_outer_below(claims, "attention_optimization.fact4.4.p4", "uvᵀ 
 facts.symmetric_outer_above(claims, "attention_optimization.fact4.4.p5", "uvᵀ + vuᵀ ⪰ −(uuᵀ + vvᵀ)", instances=loewner_pairs,
                        fields=("u", "v"))
 facts.scaled_outer_below(claims, "attention_optimization.fact4.4.p6", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ",
-                         "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", instances=loewner_pairs, fields=("u", "v"))
+                         "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I", instances=loewner_pairs, fields=("u", "v"),
+                         conventions=("norms",))
 claims.loewner("attention_optimization.fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂‖v‖₂I", hypotheses="u, v ∈ Rⁿ", instances=loewner_pairs,
                fields=("u", "v"),
                sides=lambda u, v: (diag(entrywise(u, v)), mp.eye(u.rows) * (linalg.norm2(u) * linalg.norm2(v))))

@@ -68,13 +68,23 @@ claims.identity("attention_optimization.lem7.4",
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_paper(*_fvc(p)) * p.K)),
                 notes="The spec records FAILS: the true kernel is (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + "
                       "(γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f) (its form is what lem7.1 verifies entrywise); the "
-                      "paper's coefficients of the (f∘v)fᵀ and diag terms are off by γ and γc.")
+                      "paper's coefficients of the (f∘v)fᵀ and diag terms are off by γ and γc.",
+                conventions=("loss_half",), reading="½c² per entry")
 claims.identity("attention_optimization.lem7.4",
                 "∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_true(x) 𝖠_{j0}, B_true = (f∘v)(f∘v)ᵀ − (γ + c)((f∘v)fᵀ + "
                 "f(f∘v)ᵀ) + (γ² + 2γc)ffᵀ + c·diag(f∘v) − γc·diag(f)",
                 hypotheses=_DERIV + "; j0, i0 drawn", instances=attention_instances, fields=ATTENTION_FIELDS, repair=True,
                 sides=_fn(lambda p: (_x_hessian_entry_block(p), p.K.T * O.B_x_true(*_fvc(p)) * p.K)),
                 notes="The spec's correct kernel (§4.7, def.B_x_true), the matrix form of lem7.1.")
+claims.identity("attention_optimization.lem7.4",
+                "Def 7.3 + Lemma 7.4: ∇²_x L_{j0,i0} = 𝖠_{j0}ᵀ B_paper(x) 𝖠_{j0}, B_paper = (1−γ)c·diag(f∘v) − "
+                "(2γ + c)((f∘v)fᵀ + f(f∘v)ᵀ) + (2γc + γ²)ffᵀ + (f∘v)(f∘v)ᵀ",
+                hypotheses=_DERIV.replace("L_half = ½L (spec def.loss)", "L_{j0,i0} = c² (Def 1.2, no ½)")
+                + "; j0, i0 drawn", expected="falsified", instances=attention_instances, fields=ATTENTION_FIELDS,
+                sides=_fn(lambda p: (2 * _x_hessian_entry_block(p), p.K.T * O.B_x_paper(*_fvc(p)) * p.K)),
+                alternative=True, reading="no ½", conventions=("loss_half",), conventions_used={"loss_half": "no ½"},
+                notes="The Hessian of c² is twice that of ½c²; B_paper matches neither (at the explicit instance of "
+                      "spec lem7.4 it gives −3/8 against 1/8 with ½ and 1/4 without).")
 
 
 def _y_hessian(p):
@@ -168,7 +178,8 @@ claims.identity("attention_optimization.lem11.4",
                 hypotheses=_DERIV + "; i0 drawn; H_{x,y_{i0}} = ∂²L_half/∂x∂y_{i0}ᵀ", expected="falsified",
                 instances=attention_instances, fields=ATTENTION_FIELDS, sides=_fn(_lem11_4_sides(O.B_xy_paper)),
                 notes="The spec records FAILS: both c-terms have the wrong sign; the true kernel is "
-                      "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).")
+                      "(diag f − ffᵀ)(hfᵀ + cI) (lem11.1, verified).",
+                conventions=("loss_half",), reading="½c² per entry")
 
 
 claims.identity("attention_optimization.lem11.4",
@@ -178,3 +189,23 @@ claims.identity("attention_optimization.lem11.4",
                 fields=ATTENTION_FIELDS,
                 sides=_fn(_lem11_4_sides(O.B_xy_true)), repair=True,
                 notes="The spec's correct kernel (§4.11, def.B_xy_true): B_xy,paper with both c-terms' signs flipped.")
+
+
+def _doubled(sides):
+    """``sides`` with its left side (the Hessian of L_half) doubled: the Hessian of the loss without ½."""
+    def doubled(p):
+        hessian, kernel = sides(p)
+        return 2 * hessian, kernel
+
+    return doubled
+
+
+claims.identity("attention_optimization.lem11.4",
+                "Def 11.3 + Lemma 11.4: H_{x,y_{i0}} = Σ_{j0} 𝖠_{j0}ᵀ B_xy,paper A3, B_xy,paper = (f∘h)fᵀ − ⟨f,h⟩ffᵀ "
+                "− c·diag(f) + c·ffᵀ",
+                hypotheses=_DERIV.replace("L_half = ½L (spec def.loss)", "L = Σ c² (Def 1.2, no ½)")
+                + "; i0 drawn; H_{x,y_{i0}} = ∂²L/∂x∂y_{i0}ᵀ", expected="falsified", instances=attention_instances,
+                fields=ATTENTION_FIELDS, sides=_fn(_doubled(_lem11_4_sides(O.B_xy_paper))), alternative=True,
+                reading="no ½", conventions=("loss_half",), conventions_used={"loss_half": "no ½"},
+                notes="Without the ½ the mixed Hessian doubles; B_xy,paper's c-terms keep the wrong sign, so it "
+                      "matches neither normalisation.")

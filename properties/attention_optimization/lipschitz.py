@@ -265,7 +265,8 @@ claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ nd·10R
                   notes="FAILS for R ≥ 5, as the spec records: on the family X = 0, A2 ∝ (1, −1), A3 = R·e₁, Y = R, "
                         "B = −R (n = 2, d = 1) ‖H_xy‖ = (√2/2)R²(R² + R), ratio (√2/40)(R² + R) = 1.061 at R = 5; the "
                         "search reaches it through the adversarial family of spec §5 with R drawn in [4, 10] (at "
-                        "n = 2, where the family violates: at n = 3 it needs R > 10; the repair is judged for n ≤ 3).")
+                        "n = 2, where the family violates: at n = 3 it needs R > 10; the repair is judged for n ≤ 3).",
+                  conventions=("loss_half", "norms", "constants"))
 claims.inequality("attention_optimization.lem12.8", "‖H_xy(x,y)‖ ≤ n√d·R²(2R² + R)/2 (the spec's correct bound)", hypotheses=H12,
                   instances=h12_instances, fields=H12_FIELDS, sides=_lem12_8(OB.lem12_8_repair), repair=True,
                   notes="Uses ‖diag f − ffᵀ‖ ≤ ½ (tight) and |c| ≤ R² + R.")
@@ -281,6 +282,10 @@ def _lem12_10(bound):
 claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² for the four pieces of B_xy,paper", hypotheses=H12,
                   expected="falsified", instances=h12_instances, fields=H12_FIELDS, sides=_lem12_10(lambda R: R ** 2),
                   notes="FAILS for G3 = −c·diag(f) and G4 = c·ffᵀ, as the spec records: |c| reaches R² + R "
-                        "(n = d = 1, A2 = A3 = [R], Y = [R], B = [−R]: 20 > 16 at R = 4).")
+                        "(n = d = 1, A2 = A3 = [R], Y = [R], B = [−R]: 20 > 16 at R = 4).",
+                  conventions=("loss_half", "constants"),
+                  source=("§3: “we can decompose H_{x,y} into {G_i}_{i=1}^4 as described in Lemma 12.10 … max_{i∈[n]}‖G_i‖ "
+                          "≤ R²”; Lemma 12.10's display is lost, and the G_i are taken as Def 11.3's four pieces (f∘h)fᵀ, "
+                          "−⟨f,h⟩ffᵀ, −c·diag(f), c·ffᵀ, the four functions §12's introduction lists for its steps 1–4"))
 claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² + R (the spec's correct bound)", hypotheses=H12,
                   instances=h12_instances, fields=H12_FIELDS, sides=_lem12_10(lambda R: R ** 2 + R), repair=True)

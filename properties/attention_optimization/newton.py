@@ -74,7 +74,10 @@ claims.inequality("attention_optimization.lem14.shrink",
                   notes="FAILS in the Euclidean norm on ill-conditioned instances, as the spec records (H = diag(1, "
                         "10⁶), E = [[0, 1], [1, 0]], z_t = (0, 1): r_{t+1} = 10.001 > 0.02): H̃⁻¹H = H^{−1/2}(I + "
                         "ε0E)⁻¹H^{1/2} moves error from the stiff to the soft direction by a factor √κ.  The H-norm "
-                        "repair holds.")
+                        "repair holds.",
+                  conventions=("norms",),
+                  source=("spec §4.14 lem14.shrink [D statement]: the “iterative shrinking” lemma of the "
+                          "approximate-Newton framework §14 cites; its display is not recovered"))
 
 claims.inequality("attention_optimization.lem14.shrink", "in the H-norm (M = 0): ‖z_{t+1} − z*‖_H ≤ ε0/(1 − ε0)·‖z_t − z*‖_H",
                   hypotheses=_QUAD, instances=_quadratics, fields=_QUAD_FIELDS, repair=True,
@@ -88,7 +91,10 @@ claims.inequality("attention_optimization.lem14.induction",
                   sides=_one_step(lambda eps0: mp.mpf(4) / 10),  # M = 0: M·r ≤ 0.1·l holds; r_1 ≤ 0.4·r_0
                   notes="AMBIGUOUS in the spec (it follows from lem14.shrink with ε0 ≤ 0.1 and inherits its failure; "
                         "true for κ ≈ 1): the search finds r_1 > 0.4·r_0 on an ill-conditioned quadratic.  In the "
-                        "H-norm the contraction ε0/(1 − ε0) ≤ 0.112 ≤ 0.4 holds (repair).")
+                        "H-norm the contraction ε0/(1 − ε0) ≤ 0.112 ≤ 0.4 holds (repair).",
+                  conventions=("norms",),
+                  source=("spec §4.14 lem14.induction [D]: the induction-hypothesis lemma of the cited approximate-Newton "
+                          "framework; its display is not recovered"))
 
 claims.inequality("attention_optimization.lem14.induction",
                   "in the H-norm: ‖z_{t+1} − z*‖_H ≤ 0.4·‖z_t − z*‖_H", hypotheses=_QUAD,

@@ -143,7 +143,13 @@ claims.check("attention_optimization.lem9.1.p3",
              notes="AMBIGUOUS / FAILS as the spec records.  Literally (σ_min the d²-th singular value) the hypothesis "
                    "is vacuous for d ≥ 2 and the statement true for d = 1; in the only non-vacuous reading for d ≥ 2 "
                    "(nonzero σ) the conclusion is impossible: 𝖠_{j0}ᵀ(·)𝖠_{j0} has rank ≤ d < d², so λ_min = 0 < l "
-                   "— the search finds it at once with d = 2.")(_lem9_1_p3)
+                   "— the search finds it at once with d = 2.",
+             conventions=("sigma_min", "reg_x", "constants"),
+             conventions_used={'sigma_min': 'smallest nonzero singular value'},
+             source=("Lemma 9.1 Part 3: the hypothesis “min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0” is the paper's text; the "
+                     "conclusion H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²} is restored (the display after “then we have” "
+                     "is lost; spec lem9.1.p3), with σ_min read as the smallest nonzero singular value (the paper's "
+                     "makes the hypothesis unsatisfiable for d ≥ 2)"))(_lem9_1_p3)
 
 
 def _row_space_projector(K):
@@ -199,7 +205,11 @@ claims.check("attention_optimization.lem9.1.p4",
              "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
              "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
              "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
-             instances=_with_w, **_W_NAMES, max_examples=15)(_lem9_1_p4)
+             instances=_with_w, **_W_NAMES, max_examples=15,
+             conventions=("sigma_min", "reg_x", "constants"),
+             vacuous_note=("Under Lemma 9.1's σ_min (the smallest singular value of the n×d² block 𝖠_{j0}, 0 for d ≥ 2) the "
+                           "hypothesis is unsatisfiable and the claim vacuous for d ≥ 2; the harness judges the "
+                           "derived conclusion under W ⪰ 100·C_0·I, all it needs."))(_lem9_1_p4)
 
 
 def _H_sum_paper(A1, A2, A3, B, x, y):
@@ -227,7 +237,12 @@ claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(�
              expected="falsified", instances=_with_w, **_W_NAMES, max_examples=15,
              notes="AMBIGUOUS / FAILS as the spec records: literally vacuous for d ≥ 2 (σ_min = 0); in the nonzero-σ "
                    "reading H_reg is singular whenever A1 or W^{1/2}A2 is rank deficient (e.g. n = 1 < d), so "
-                   "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.")(_lem9_1_p5)
+                   "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.",
+             conventions=("sigma_min", "reg_x", "constants"),
+             conventions_used={'sigma_min': 'smallest nonzero singular value'},
+             source=("Lemma 9.1 Part 5: the hypothesis “min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0” is the paper's text; the "
+                     "conclusion H + H_reg ⪰ l·I_{d²} is restored (display lost; spec lem9.1.p5), with σ_min read as the "
+                     "smallest nonzero singular value"))(_lem9_1_p5)
 
 
 def _lem9_1_p5_repair(inst):
@@ -272,7 +287,10 @@ def _lem9_1_p6(inst):
 claims.check("attention_optimization.lem9.1.p6",
              "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
              "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
-             instances=_with_w, **_W_NAMES, max_examples=15)(_lem9_1_p6)
+             instances=_with_w, **_W_NAMES, max_examples=15,
+             conventions=("sigma_min", "reg_x", "constants"),
+             vacuous_note=("As Part 4: under Lemma 9.1's σ_min the hypothesis is unsatisfiable for d ≥ 2 (σ_min(𝖠_min) = 0); "
+                           "judged under W ⪰ 100·C_0·I."))(_lem9_1_p6)
 
 
 def _lem9_2(part):
@@ -343,7 +361,8 @@ def _lem10_1_p3(inst):
 
 claims.check("attention_optimization.lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
              hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]; H_yy numerical, H_reg,y = I_d ⊗ A3ᵀW²A3",
-             instances=_yy_instances, **_W_NAMES, notes="Nearly tight (spec: min λ_min/l = 1.0024).")(_lem10_1_p3)
+             instances=_yy_instances, **_W_NAMES, notes="Nearly tight (spec: min λ_min/l = 1.0024).",
+             conventions=("sigma_min",))(_lem10_1_p3)
 
 
 def _lem10_1_p4(inst):
@@ -362,7 +381,7 @@ def _lem10_1_p4(inst):
 claims.check("attention_optimization.lem10.1.p4",
              "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
              "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
-             instances=_yy_instances, **_W_NAMES)(_lem10_1_p4)
+             instances=_yy_instances, **_W_NAMES, conventions=("sigma_min",))(_lem10_1_p4)
 
 # --- Section 3 chain -------------------------------------------------------------------------
 
@@ -378,7 +397,14 @@ claims.inequality("attention_optimization.sec3.psd_chain", "with large regularis
                   instances=lambda: h12_instances(n_lo=2, n_hi=2), fields=H12_FIELDS, sides=_psd_chain,
                   notes="FAILS as argued (spec): Lemma 9.1 p3/p5 are vacuous or false (see those ids) and the link "
                         "α3 = nd·10R² is false for R ≥ 5 (lem12.8), which the search finds; the regulariser does not "
-                        "enter H_xy, so this link fails whatever W is.  The spec's repair holds.")
+                        "enter H_xy, so this link fails whatever W is.  The spec's repair holds.",
+                  conventions=("loss_half", "norms", "constants"),
+                  source=("§3: “H_{x,x} ⪰ α1 I, H_{y,y} ⪰ α2 I (Lemmas 9.1, 10.1) … ‖H(x,y)‖ ≤ nd·10R² (Lemma 12.8)” and the PSD "
+                          "conclusion through Lemma 6.1; the first two links' displays are lost"),
+                  basis="proof step",
+                  basis_note=("Only the chain's link ‖H_xy‖ ≤ α3 = nd·10R² (Lemma 12.8, the paper's text) is judged, and "
+                              "it fails for R ≥ 5. The conclusion, H ⪰ 0 under large enough regularisation, is not "
+                              "refuted: it holds with the corrected α1, α2, α3 (repair, verified)."))
 
 
 def _psd_chain_repair(inst):
