@@ -1,4 +1,4 @@
-"""Pruning speed of paper 000's method against its baselines, side by side in one run (issue 11, item 6).
+"""Pruning speed of paper 000's method against its baselines, side by side in one run.
 
     python -m benchmarks.attention_pruning [--d 384] [--n 128] [--rho 0.5] [--lam 0.0625] [--steps 1000]
 

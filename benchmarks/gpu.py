@@ -1,4 +1,4 @@
-"""The GPU run (issue 23): the solver tests and the headline benchmarks on a JAX GPU device, float64,
+"""The GPU run: the solver tests and the headline benchmarks on a JAX GPU device, float64,
 one script under ten minutes, results written to one JSON file.
 
 Run: ``python -m benchmarks.gpu`` (or ``tox -e gpu``) on a machine with a GPU and ``jax[cuda12]``;

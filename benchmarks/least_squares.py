@@ -1,4 +1,4 @@
-"""Benchmark: a regime map of least-squares solvers (issue 13) — the LAPACK routes a careful user
+"""Benchmark: a regime map of least-squares solvers — the LAPACK routes a careful user
 picks, Algorithm 1 of the attention-kernel-regression paper, and the backward-stable sketch solver.
 
 Run: ``python -m benchmarks.least_squares`` (the map; wrap it in ``flock /tmp/bench.lock``),
@@ -29,10 +29,10 @@ methods are compiled on the first instance of each ``d``, untimed):
 - ``spir m=24d``: the same with m = 24d CountSketch rows: a larger QR of ``SA`` for fewer CGLS passes
   over ``A`` (about 35 against 81 at d = 256, κ = 1e12);
 - ``tsqr``: Householder QR of ``[A b]`` by a one-level TSQR over row blocks of 2048 rows (numpy/LAPACK,
-  :func:`_tsqr`): not one LAPACK call, but the stronger anchor for a tall ``A`` (issue 23's bar is the
-  three LAPACK routes above; this one is reported beside it);
+  :func:`_tsqr`): not one LAPACK call, but the stronger anchor for a tall ``A`` (the bar the method must
+  clear is the three LAPACK routes above; this one is reported beside it);
 - ``cholqr``: randomized Cholesky QR and two CGLS refinements preconditioned with its R
-  (``solvers.cholesky_qr.cholqr_lstsq``: CountSketch, m = 4d; issue 23).  Its details column gives
+  (``solvers.cholesky_qr.cholqr_lstsq``: CountSketch, m = 4d).  Its details column gives
   the passes over ``A`` and the Gram pass's route, chosen by the sketch's estimate of κ: ``gram``
   (float32 ``AᵀA``, κ ≤ 1e2), ``product`` (``A R_s⁻¹`` as a product, κ ≤ 2e12) or ``solve``
   (triangular solves).

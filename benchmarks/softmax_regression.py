@@ -1,4 +1,4 @@
-"""Benchmark: Newton solvers for regularised softmax regression vs scipy.optimize (issue 4).
+"""Benchmark: Newton solvers for regularised softmax regression vs scipy.optimize.
 
 Run ``python -m benchmarks.softmax_regression`` (full, a few minutes, ~6 GiB of memory) or
 ``python -m benchmarks.softmax_regression --quick`` (n = 2^12, seconds).

@@ -179,13 +179,13 @@ def sigma_plus_blocks(A1, A2):
 
 
 def local_min_strength(H):
-    """l of the (l, M)-good definition: λ_min(∇²L_tot(z*)) (spec def.lm_good, item 1)."""
+    """l of the (l, M)-good definition: λ_min(∇²L_tot(z*)) (spec def.lm_good, its first condition)."""
     _square(H, "H")
     return linalg.eigvalsh(H)[0]
 
 
 def hessian_lipschitz_estimate(hess, z, radius, directions):
-    """An estimate of M (spec def.lm_good item 2 and §5 "(l, M)-good"): twice the largest
+    """An estimate of M (spec def.lm_good, its second condition, and §5 "(l, M)-good"): twice the largest
     ‖∇²L(z + r·u) − ∇²L(z)‖/r over the given unit ``directions`` u and r = radius (the spec's
     recipe, with its ×2 safety factor; an estimate from samples, not a proof)."""
     if not callable(hess):

@@ -1,4 +1,4 @@
-"""Rigorous enclosures with ball (interval) arithmetic: the certificates' evaluator (issue 22).
+"""Rigorous enclosures with ball (interval) arithmetic: the certificates' evaluator.
 
 The rest of :mod:`oracle` decides a sign by agreement of two mpmath precisions, a careful heuristic.
 This module proves it: every function returns python-flint balls (``arb``, ``arb_mat``) that contain

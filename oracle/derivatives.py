@@ -2,7 +2,7 @@
 of any mpmath function, by central differences at raised working precision.
 
 These never use a paper's closed forms, so a wrong formula — in a paper or in a solver — is caught
-by comparing against them (DESIGN principle 1).
+by comparing against them (docs/development.md#independence).
 
 **Method.**  Let ``T = mp.prec`` be the caller's precision (bits) and, per coordinate,
 ``σ_i = min(1, 2^⌊log2|x_i|⌋)`` (``σ_i = 1`` when ``x_i = 0``): a coordinate below 1 in size gets a

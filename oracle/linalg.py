@@ -7,7 +7,7 @@ Conventions (see the spec's notation sections):
 - ``vec`` is row-major (``vec(X)[a*c + b] = X[a, b]``, numpy ``X.reshape(-1)``) and
   ``kron(x, y)[a*len(y) + b] = x[a] y[b]``, so ``kron(x, y) = vec(x yᵀ)``.
 
-Every function validates its arguments (DESIGN principle 8): a matrix argument must be a non-empty
+Every function validates its arguments (docs/development.md#bad-input): a matrix argument must be a non-empty
 ``mp.matrix`` of finite real ``mpf`` entries (NaN, ±inf and ``mpc`` entries raise ``ValueError``
 naming the argument), shapes must match, integer arguments must be ints.
 

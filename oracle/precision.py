@@ -1,11 +1,11 @@
 """Exact conversion between float64 arrays and mpmath numbers, input validation, and the precision policy.
 
 Instances are float64 numbers, which mpmath holds exactly at any working precision of 53 bits or
-more (DESIGN principle 4).  Every oracle judgement is made at ``DEFAULT_DPS`` = 50 decimal digits
+more (docs/development.md#exact-judgement).  Every oracle judgement is made at ``DEFAULT_DPS`` = 50 decimal digits
 or more, and :func:`decide_sign` raises the precision along ``LADDER`` until the sign of a quantity
 is stable, refusing to decide when it never becomes stable.
 
-Validation, shared by every oracle module (DESIGN principle 8): :func:`as_float_array` (float64
+Validation, shared by every oracle module (docs/development.md#bad-input): :func:`as_float_array` (float64
 data), :func:`check_mp` (mpmath values: ``mpf`` or real ``mp.matrix``) and :func:`check_int`.  NaN,
 ±inf, complex numbers (``complex``, numpy complex, ``mpc`` or an ``mp.matrix`` holding one), values
 a float64 cannot hold exactly, and objects that are not numbers raise ``ValueError`` naming the

@@ -221,7 +221,7 @@ def _report(argv) -> int:
             if code:
                 return code
             ledger = read_ledger(path)
-        # only the papers and claims selected, and only papers the ledger holds (issue 24, item 4)
+        # only the papers and claims selected, and only papers the ledger holds
         ledger, papers = select_entries(ledger, papers=args.paper, patterns=args.claims,
                                         source=args.source or os.path.join(args.out, "ledger.json"))
         tightness = read_ledger(args.tightness) if args.tightness else None
@@ -237,7 +237,7 @@ def _report(argv) -> int:
     from .certify import certify_ledger
 
     try:
-        # the certify step (issue 22, item 5): each falsified claim and verified repair proven in ball arithmetic
+        # the certify step: each falsified claim and verified repair proven in ball arithmetic
         certificates = certify_ledger(ledger["claims"], os.path.join(args.out, "certificates"),
                                       progress=lambda line: print(line, file=sys.stderr))
         written = write_reports(ledger, args.out, papers=papers, command=command, certificates=certificates,

@@ -1,4 +1,4 @@
-"""Black-box sketches (issue 14, item 5): functions that return S·A and expose no random bits, such as
+"""Black-box sketches: functions that return S·A and expose no random bits, such as
 ``scipy.linalg.clarkson_woodruff_transform(A, m, rng=...)``.
 
 The contract's forms are ``countsketch(A, m, seed)``, ``srht(A, m, seed)``, ``osnap(A, m, s, seed)``

@@ -1,5 +1,5 @@
 """Certified errata: each falsified claim proven false by ball arithmetic at its counterexample, and
-each verified repair's worst example proven strictly inside its bound (issue 22).
+each verified repair's worst example proven strictly inside its bound.
 
 The search stays in float64/mpmath; this module runs after it, on the few instances the ledger
 recorded.  A paper declares how to certify its claims in ``properties/<paper>/certificates.py``, a
@@ -45,7 +45,7 @@ __all__ = ["BITS", "certify_entry", "certify_ledger", "check_certificate", "deco
            "encode_instance", "main", "what_is_proven"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
-"""The precisions tried in turn until the enclosures decide (the rising-precision rule of item 1)."""
+"""The precisions tried in turn until the enclosures decide (docs/development.md#exact-judgement)."""
 
 
 # -- exact instances: encoding and decoding ---------------------------------------------------------

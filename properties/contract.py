@@ -1,4 +1,4 @@
-"""The adapter contract (DESIGN principle 7): the functions an implementation may define, what each
+"""The adapter contract (docs/development.md#one-contract): the functions an implementation may define, what each
 returns, and the tolerance rule its output is judged by.
 
 An implementation is a module defining some adapter functions (numpy arrays in, numpy arrays or
@@ -89,7 +89,7 @@ class Adapter:
 
 @dataclass(frozen=True)
 class TrialRule:
-    """How a probabilistic guarantee of an adapter is judged (DESIGN principle 5): ``with_seed(instance,
+    """How a probabilistic guarantee of an adapter is judged (docs/development.md#statistical-guarantees): ``with_seed(instance,
     seed)`` is the instance of the trial with that seed, ``delta(instance)`` the failure probability the
     guarantee allows; ``trials`` seeded trials per instance, judged by the ledger's binomial rule."""
 
@@ -159,7 +159,7 @@ def output(value, name: str, *, shape: tuple | None = None) -> np.ndarray:
 @dataclass(frozen=True)
 class Comparison(Outcome):
     """The outcome of an adapter's tolerance rule that also states what the module's output was compared
-    with, for a FAIL report a user can act on (issue 25, item 6): ``expected`` is the oracle's value
+    with, for a FAIL report a user can act on: ``expected`` is the oracle's value
     (float64, shaped as the output), ``symbols`` the ((symbol, value), ...) of the rule at this input, e.g.
     (("m", 710.0), ("n", 1), ("d", 1))."""
 
@@ -239,7 +239,7 @@ SYMBOLS = (
      "‖·‖ the 2-norm (spectral for matrices), ‖·‖_F Frobenius, ‖·‖_max the largest entry, |·| entrywise absolute "
      "value, ∘ entrywise product, ⊗ Kronecker product, Σ a sum over the index written under it"),
 )
-"""The symbols of the tolerance rules, defined for the user (issue 25, item 6): the contract's text
+"""The symbols of the tolerance rules, defined for the user: the contract's text
 (:func:`table`, ``python -m properties adapters [--markdown]``) ends with them; a symbol defined in its own
 rule (``ρ = …``) or named in the signature is not repeated here."""
 

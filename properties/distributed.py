@@ -1,4 +1,4 @@
-"""The ledger and the validator on a dask.distributed cluster (issue 27, item 1).
+"""The ledger and the validator on a dask.distributed cluster.
 
 ``--scheduler ADDRESS`` (the ledger, ``validate`` and ``report``) sends the work as tasks to the
 scheduler at ADDRESS instead of the ``--jobs`` worker processes of this machine; ``--jobs`` stays the

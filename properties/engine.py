@@ -1,5 +1,5 @@
 """The one search engine of the harness: the ledger, the validator and the pytest plugin all judge
-through it (issue 21, item 3; the way the Newton variants share ``solvers/newton.py``).
+through it (the way the Newton variants share ``solvers/newton.py``).
 
 - :func:`search`: a Hypothesis search of ``check(instance) -> Outcome`` over a strategy, derandomised
   with the run's seed, ``target()`` pushing the ratio (and any named quantities) up; a failing example
@@ -9,7 +9,7 @@ through it (issue 21, item 3; the way the Newton variants share ``solvers/newton
   inside the search and skipped outside it.
 - :func:`trials`: ``check(seed) -> Outcome`` for the seeds 0 … k−1, judged by the binomial rule: at
   most :func:`binomial_threshold` failures, so a guarantee holding with probability ≥ 1 − δ is
-  reported failed with probability at most :data:`FALSE_ALARM` (DESIGN principle 5).  k is the
+  reported failed with probability at most :data:`FALSE_ALARM` (docs/development.md#statistical-guarantees).  k is the
   registered trial count, 4× under the ``thorough`` profile (:func:`trial_count`), everywhere.
 
 Both return one :class:`Report`.  Every way a Hypothesis run can end without a verdict (a failure that

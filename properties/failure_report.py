@@ -1,4 +1,4 @@
-"""The validator's verdict on one adapter function, and a FAIL report a user can act on (issue 25, item 6).
+"""The validator's verdict on one adapter function, and a FAIL report a user can act on.
 
 A FAIL shows, besides the verdict's one-line reason:
 

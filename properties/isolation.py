@@ -1,4 +1,4 @@
-"""The implementation under judgement in a process of its own (issue 26, item 1; DESIGN principle 7).
+"""The implementation under judgement in a process of its own (docs/development.md#one-contract).
 
 :class:`Worker` spawns one child interpreter (:mod:`properties.worker`, run from its file so that the
 child imports nothing of the judge), imports the module there, and calls its functions on request:

@@ -1,4 +1,4 @@
-"""The ledger runner: judge each registered claim and report its verdict (DESIGN principle 3).
+"""The ledger runner: judge each registered claim and report its verdict (docs/development.md#verdicts).
 
 - search claims: Hypothesis searches instances meeting the hypotheses, ``target()`` pushing the
   ratio measured/bound up; a failure is shrunk by Hypothesis and the minimal counterexample is

@@ -40,7 +40,7 @@ Cost, measured as process CPU time (``/usr/bin/time``, ``--jobs 1``) on the deve
 - ``thorough``: 10× ``dev``'s examples; hours.
 
 Every profile has ``deadline=None``: JIT compilation and precision escalation make first calls
-slow, and timing is never a verdict (DESIGN principle 9).
+slow, and timing is never a verdict (docs/development.md#speed).
 """
 
 from __future__ import annotations

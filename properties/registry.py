@@ -1,4 +1,4 @@
-"""The claim registry: one entry per claim id of ``claims.tsv`` (DESIGN principle 2), and the
+"""The claim registry: one entry per claim id of ``claims.tsv`` (docs/development.md#claims-are-data), and the
 adapter contract's functions, gathered from the declared units.
 
 ``claims.tsv`` (a verbatim copy of ``shared/spec/claims.tsv`` shipped with the package) is the

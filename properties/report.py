@@ -489,7 +489,7 @@ def _ratio_change(a, b) -> float:
 
 
 def difference_table(base: dict, deep: dict, base_name: str, deep_name: str) -> str:
-    """Every difference between two ledgers of the same claims (issue 27, item 3): changed verdicts first,
+    """Every difference between two ledgers of the same claims: changed verdicts first,
     then the claims whose worst ratio moved, by how much, with the examples each run decided."""
     other = {c["id"]: c for c in deep["claims"]}
     rows = []

@@ -1,5 +1,5 @@
 """Statistical checks of random sketches: the distribution of what a sketch draws over seeds, and the
-subspace embedding on coherent inputs (issue 14, items 4–5; DESIGN principle 5).
+subspace embedding on coherent inputs (docs/development.md#statistical-guarantees).
 
 A format check and a determinism check cannot tell a sketch from a broken one: CountSketch bits with
 every sign +1, or with every row 0, are well formed and reproducible.  These checks call the

@@ -1,4 +1,4 @@
-"""The validator of outside implementations (DESIGN principle 7).
+"""The validator of outside implementations (docs/development.md#one-contract).
 
 An implementation is a module defining some of the adapter functions of the contract (numpy arrays
 in, numpy arrays or floats out; names, signatures and tolerance rules are listed by
@@ -97,7 +97,7 @@ def _trials(ad: Adapter, inst, call: CallLog, opts, profile: str) -> Outcome:
 
     An ``Exception`` in one trial (the module raised on that seed, e.g. ``LinAlgError`` when a sketch
     collision makes SA singular, or returned what the contract refuses) is that trial failed, not the
-    verdict (issue 25, item 5): only more failures than the threshold FAIL, and the note then says how
+    verdict: only more failures than the threshold FAIL, and the note then says how
     many trials raised and what.  An :class:`~properties.errors.AdapterAbort` (the module's process
     ended, hung, was not deterministic) is no trial: it propagates and FAILs the function, as in a search.
     """

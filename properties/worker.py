@@ -1,6 +1,6 @@
 """The child process of the validator and the pytest plugin: it imports the implementation under
 judgement and calls its functions, so that nothing the module does (exit, hang, patch a module, lie
-in ``__array__``) reaches the judge (issue 26, item 1; DESIGN principle 7).
+in ``__array__``) reaches the judge (docs/development.md#one-contract).
 
 This module imports the standard library and numpy only, and the child runs it from its file path
 (:mod:`properties.isolation` starts ``python -c`` with a loader), not as part of the package: the

@@ -1,8 +1,8 @@
-"""The layout rules of DESIGN.md, checked on the source tree (issue 8).
+"""The layout rules of docs/development.md ("Layout" and "Principles"), checked on the source tree.
 
 - No import cycle inside ``properties/``, ``oracle/`` or ``solvers/`` (explicit imports, wherever
   they stand in a module, resolved to project modules).
-- Independence (DESIGN principle 1): ``oracle`` imports neither ``solvers``, ``properties`` nor JAX;
+- Independence (docs/development.md#independence): ``oracle`` imports neither ``solvers``, ``properties`` nor JAX;
   ``solvers`` imports neither ``oracle`` nor ``properties``; ``properties`` imports ``solvers`` only
   where the adapter contract names the project's own implementation (``solvers.adapter``) as the default.
 - Nothing in ``properties`` imports the validator but its front ends (the command line, the pytest suite).
@@ -283,7 +283,7 @@ def test_each_public_oracle_name_has_one_home():
                 homes.setdefault(name, []).append(module)
             else:
                 reexports.append((module, name))
-    # oracle.ball evaluates the primitives of oracle.linalg in rigorous balls (issue 22): a twin of the same
+    # oracle.ball evaluates the primitives of oracle.linalg in rigorous balls: a twin of the same
     # name, one home per arithmetic, whose docstring names the mpmath primitive it mirrors
     for name, where in homes.items():
         if where == ["oracle.ball", "oracle.linalg"]:
@@ -424,8 +424,8 @@ LAYERS = (
     ("L5 front ends", {"cli": ["properties.__main__"], "pytest plugin": ["properties.suite"],
                        "package": ["properties"]}),
 )
-"""Where every module of ``properties/`` sits, lowest first (the layers of DESIGN.md; the L1 and L4 of
-DESIGN.md are split into tiers here, in the order their modules import each other, and so is L2: a paper
+"""Where every module of ``properties/`` sits, lowest first (the layers L0–L5 of the architecture; its L1
+and L4 are split into tiers here, in the order their modules import each other, and so is L2: a paper
 package may use the shared unit).  Each tier maps units
 to the modules they hold; a name holds that module and, when it is a package, every module under it
 (``properties.toolkit``, each paper package, ``properties.suite``); ``properties`` alone is the package's

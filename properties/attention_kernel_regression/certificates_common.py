@@ -1,4 +1,4 @@
-"""What paper 004's certificate modules share (issue 22): the registry ``CERTIFIERS`` each of them
+"""What paper 004's certificate modules share: the registry ``CERTIFIERS`` each of them
 registers into, and the exact premise they have in common (the ball helpers live in :mod:`oracle.ball`).
 
 :mod:`.certificates` imports every certificate module, so that importing it (as

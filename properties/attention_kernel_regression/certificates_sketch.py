@@ -1,5 +1,5 @@
 """Section L claims of paper 004 that rest on the implementation's sketches (Algorithm 8's SRHT and
-TensorSRHT, the features W_g; issue 22): the sketches rebuilt exactly from their random bits.
+TensorSRHT, the features W_g): the sketches rebuilt exactly from their random bits.
 
 Every entry of an SRHT or TensorSRHT is ±1/√m, and X is float64 (dyadic rationals), so a column of
 𝒵(S, T, X) of degree p is m^{−k/2} times an exact dyadic vector, with k = 1 + the number of TensorSRHT

@@ -1,4 +1,4 @@
-"""Certificates of paper 004's statistical claims of Section L (issue 22): seeded trials regenerated
+"""Certificates of paper 004's statistical claims of Section L: seeded trials regenerated
 deterministically, each failure (or, for a repair, each success) proven in balls or exactly, and the
 binomial rule decided exactly in rationals.
 

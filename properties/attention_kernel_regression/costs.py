@@ -1,5 +1,5 @@
 """Running-time parts of paper 004's claims, judged on the operation counts the implementation under
-judgement reports through its adapter functions (``*_ops``), never on clocks (DESIGN principle 6):
+judgement reports through its adapter functions (``*_ops``), never on clocks (docs/development.md#counts-not-clocks):
 the fitted log-log exponent of the counts over a size sweep against the claimed form's exponent on
 the same grid, + 0.2.  Each sweep runs once per implementation and process."""
 

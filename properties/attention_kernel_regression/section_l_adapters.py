@@ -181,7 +181,7 @@ def _spike_ridge_instances(draw):
 
 KAPPA_RIDGE = {"taylor_ridge_solve": KAPPA_CORNERS, "kernel_ridge_solve": tuple(c for c in KAPPA_CORNERS if c <= 8.0)}
 """log10 κ(K + λI) of each ridge solver's condition corners.  ``taylor_ridge_solve`` (one Cholesky and
-refinement) reaches κ = 1e12 as every solve does (issue 25).  ``kernel_ridge_solve`` stops at 1e8, a limit of
+refinement) reaches κ = 1e12 as every solve does.  ``kernel_ridge_solve`` stops at 1e8, a limit of
 Algorithm 7R in float64, not of the rule (a Cholesky solve of K + λI meets the rule at 1e10 and 1e12): its
 residual map r_{t+1} = T·r_t, T = I − (K + λI)P, P = (WᵀW + λI)⁻¹, contracts (spectral radius ≤ ε₀/(1 − ε₀), the
 sandwich of alg7R.conv) but is not normal, and ‖T‖₂ grows in proportion to κ; the rounding of each float64

@@ -1,4 +1,4 @@
-"""Certificates of paper 003's falsified claims and of their repairs' worst examples (issue 22): each
+"""Certificates of paper 003's falsified claims and of their repairs' worst examples: each
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, ints for indices) and returns the
 :class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds: strictly, or
 with equality proven in exact rationals where the worst example attains the bound, :mod:`.certificates_tight`).

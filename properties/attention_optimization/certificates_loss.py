@@ -1,8 +1,8 @@
-"""Paper 003's objects in ball arithmetic, for its certificates (issue 22): the per-row functions of
+"""Paper 003's objects in ball arithmetic, for its certificates: the per-row functions of
 Defs 4.8–4.12 (u, α, f, h, c, L_{j0,i0}, L_half), the paper's and the true kernels (Defs 7.3, 11.3, spec
 def.B_x_true, def.B_xy_true, def.G_xy), the H12 radius, and the Hessians of the loss.
 
-The Hessians are derivation-independent, as the oracle's are (DESIGN principle 1): the loss is evaluated
+The Hessians are derivation-independent, as the oracle's are (docs/development.md#independence): the loss is evaluated
 along a line z + t·u in truncated Taylor series with ``arb`` coefficients (``flint.arb_series``), so
 uᵀ∇²L(z)u = 2·[t²]L(z + t·u) is enclosed rigorously without any closed form, and the matrix follows by
 polarisation.  Nothing here calls mpmath.

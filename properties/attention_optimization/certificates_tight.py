@@ -1,4 +1,4 @@
-"""Certificates of paper 003's repairs whose worst example attains its bound (ledger ratio 1, issue 22):
+"""Certificates of paper 003's repairs whose worst example attains its bound (ledger ratio 1):
 an enclosure cannot lie strictly inside a bound it equals, so these are proven by exact arithmetic —
 both sides as rationals (``fmpq``/``fmpq_mat``) and the Evidence on exact points, which
 ``properties.certify`` accepts as a proof of the tight inequality.  A Loewner statement X ⪯ Y is proven

@@ -1,6 +1,6 @@
 """Newton (Section 14: lem14.shrink, lem14.induction, thm1.3; spec §4.14) and the running-time claims
 (lem5.3.time, lem5.4.subcost, alg.time; spec §4.5, alg.time), the latter judged on the FLOP counts the
-implementation reports through ``attention_flops`` (DESIGN principle 6)."""
+implementation reports through ``attention_flops`` (docs/development.md#counts-not-clocks)."""
 
 from __future__ import annotations
 

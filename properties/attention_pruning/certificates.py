@@ -1,4 +1,4 @@
-"""Certificates of paper 000's falsified claims and of their repairs' worst examples (issue 22).
+"""Certificates of paper 000's falsified claims and of their repairs' worst examples.
 
 Each evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, flags, labels; the names
 are the claims' ``fields``) and returns the :class:`~properties.evidence.Evidence` that the claim fails

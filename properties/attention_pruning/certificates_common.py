@@ -1,4 +1,4 @@
-"""The registry of paper 000's certifiers (issue 22), ``CERTIFIERS``, which :mod:`.certificates` and
+"""The registry of paper 000's certifiers, ``CERTIFIERS``, which :mod:`.certificates` and
 :mod:`.certificates_experiment` both register into; :mod:`.certificates` imports
 :mod:`.certificates_experiment`, so that importing it (as :func:`properties.registry.certifiers` does)
 registers every certifier of the paper.

@@ -1,4 +1,4 @@
-"""Certificates of the empirical claims of paper 000 (Section 6.1, Figure 2; ``emp.*``, issue 22).
+"""Certificates of the empirical claims of paper 000 (Section 6.1, Figure 2; ``emp.*``).
 
 The claims are judged on the QUICK grid of :mod:`.experiments` (means over its seeds of the causal
 relative attention error).  A certificate picks, from the float64 figure, the comparison that fails

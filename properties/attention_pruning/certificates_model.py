@@ -1,7 +1,7 @@
-"""Paper 000's objects in ball arithmetic, for its certificates (issue 22): the masked softmax attention
+"""Paper 000's objects in ball arithmetic, for its certificates: the masked softmax attention
 f̃(M) (Defs 3.2, B.1–B.3), c = f̃ − f (Def B.4), p (Def C.1), A = W∘(Xᵀp(M)X) (Lemma F.2), the loss
 (Def 1.2/3.2) and its gradient by forward-mode differentiation (``arb_series``: no formula of the
-paper, DESIGN principle 1), the constants of spec def.mu_xi and def.lipschitz_L, Algorithm 1 (spec
+paper, docs/development.md#independence), the constants of spec def.mu_xi and def.lipschitz_L, Algorithm 1 (spec
 alg.gd) and the relative attention error (spec def.rel_error).
 
 Inputs are exact (``fmpq_mat``/``fmpq`` from :mod:`oracle.ball`); every result is an ``arb`` enclosure

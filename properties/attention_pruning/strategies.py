@@ -56,7 +56,7 @@ def unit_matrices(r: int, c: int):
 
 
 INSTANCE_FIELDS = ("X", "W", "M", "λ", "causal")
-"""The names of a :func:`pruning_instances` instance's elements (issue 22: counterexamples by name)."""
+"""The names of a :func:`pruning_instances` instance's elements (counterexamples and certificates name them)."""
 
 PAIR_FIELDS = ("X", "W", "λ", "causal", "M", "M'")
 """The names of a :func:`pruning_pairs` instance's elements."""

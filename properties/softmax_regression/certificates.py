@@ -1,4 +1,4 @@
-"""Certificates of paper 001's falsified claims and of their repairs' worst examples (issue 22): each
+"""Certificates of paper 001's falsified claims and of their repairs' worst examples: each
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``) and returns the
 :class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds).
 

@@ -1,4 +1,4 @@
-"""Paper 001's loss and its derivatives in balls, for the certificates (issue 22): L(x) = ½‖f(x) − b‖₂² +
+"""Paper 001's loss and its derivatives in balls, for the certificates: L(x) = ½‖f(x) − b‖₂² +
 ½‖w∘(Ax)‖₂² (def.L) with its gradient and Hessian by second-order forward differentiation (:class:`Jet`),
 never the paper's closed forms (which are claims themselves: lem5.6.part5, lem5.13, lem5.15.paperB), and
 the minimiser x* enclosed by a Krawczyk test (:func:`minimiser`).

@@ -1,5 +1,5 @@
 """Certificates of paper 001's claims about approximate Newton (Lemmas 8.7, 8.8, Theorem 9.1) and of their
-repairs (issue 22): the iteration x_{t+1} = x_t − H̃_t⁻¹∇L(x_t) repeated in balls on the instance's exact
+repairs: the iteration x_{t+1} = x_t − H̃_t⁻¹∇L(x_t) repeated in balls on the instance's exact
 x_0 and H̃_t, x* enclosed by a Krawczyk test, ∇L and ∇²L by forward differentiation
 (:mod:`.certificates_calculus`), and every hypothesis of the statement proven at the instance:
 b ≥ 0 and ‖b‖₁ ≤ 1 and ε0 exactly, w_i² ≥ 100 + l/σ_min(A)² (def8.1 with lem6.3), M r_0 ≤ 0.1l with

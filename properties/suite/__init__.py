@@ -1,4 +1,4 @@
-"""The validator as a pytest suite for an implementation's own CI (issue 14, item 7), in the manner of
+"""The validator as a pytest suite for an implementation's own CI, in the manner of
 array-api-tests: ::
 
     pytest --pyargs properties.suite --impl mypkg.mod -n auto --junitxml=out.xml

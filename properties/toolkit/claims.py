@@ -1,6 +1,6 @@
 """Claims as data, and the declarative shapes every paper's claims are written in.
 
-A :class:`Claim` is one entry of the registry (DESIGN principle 2): id, paper, section, kind (from
+A :class:`Claim` is one entry of the registry (docs/development.md#claims-are-data): id, paper, section, kind (from
 ``claims.tsv``), the statement as the paper states it, its hypotheses, the verdict the harness
 reached after investigation (``expected``: the ledger never reads it, the tests assert that the
 search reproduces it) and how it is judged, in exactly one of four modes:
@@ -179,7 +179,7 @@ class Claim:
 
 
 def named_instance(claim: Claim, instance) -> dict | None:
-    """A drawn instance as the statement's objects, by name in the paper's notation (issue 22, item 3).
+    """A drawn instance as the statement's objects, by name in the paper's notation.
 
     ``claim.fields`` names the drawn instance's elements; where the search draws a reparametrisation,
     ``claim.to_statement(*instance)`` maps it back to the statement's objects (a dict by name).  None
@@ -356,7 +356,7 @@ class ClaimSet:
 
     def running_time(self, claim_id: str, statement: str, *, uses, sizes, count, claimed, slack: float = 0.2,
                      **options):
-        """A running-time claim judged on counts, never clocks (DESIGN principle 6): over the size
+        """A running-time claim judged on counts, never clocks (docs/development.md#counts-not-clocks): over the size
         sweep ``sizes``, the fitted exponent of ``count(impl, n)`` (operation or FLOP counts that
         the implementation under judgement reports through its adapter functions ``uses``) must
         not exceed that of the claimed form ``claimed(n)`` by more than ``slack``."""

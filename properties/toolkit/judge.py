@@ -163,7 +163,7 @@ def require(cond, why: str) -> None:
 
 def slope(xs, ys) -> float:
     """The least-squares slope of log ys against log xs: the fitted exponent of a size sweep
-    (running-time claims, DESIGN principle 6)."""
+    (running-time claims, docs/development.md#counts-not-clocks)."""
     lx, ly = np.log(np.asarray(xs, dtype=np.float64)), np.log(np.asarray(ys, dtype=np.float64))
     if lx.size < 2 or not (np.all(np.isfinite(lx)) and np.all(np.isfinite(ly))):
         raise ValueError(f"slope needs at least two positive finite points, got xs={xs!r}, ys={ys!r}")

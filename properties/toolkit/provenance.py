@@ -1,5 +1,5 @@
 """What a verdict is about: a claim's provenance, the basis of its judgement, the conventions and
-readings it is judged under, and the strength of a falsification (DESIGN principle 3).
+readings it is judged under, and the strength of a falsification (docs/development.md#verdicts).
 
 - **Provenance** (:data:`PROVENANCES`, the ``provenance`` column of ``claims.tsv``): ``R`` the paper's
   text; ``R-partial`` partly the text, partly restored; ``D`` a display the text lost, reconstructed

@@ -152,7 +152,7 @@ def _conditioned_matrices(draw, rows, cols, max_log10_cond):
 
 
 KAPPA_CORNERS = (0.0, 4.0, 8.0, 12.0)
-"""log10 κ of the condition corners every solve adapter mixes into its search (issue 25): κ = 1, where
+"""log10 κ of the condition corners every solve adapter mixes into its search: κ = 1, where
 every method agrees; 1e4, where squaring κ (normal equations, HᵀH) still leaves 8 digits; 1e8, where it
 leaves none; 1e12, where a backward-stable method still has 4."""
 
@@ -209,7 +209,7 @@ def _lipschitz_pairs(draw, params, dim, lo, hi):
     return (*p, x, y)
 
 
-# -- float64's hard corners (issue 14) -----------------------------------------------------------
+# -- float64's hard corners -----------------------------------------------------------
 
 CORNER_KINDS = ("square ill-conditioned", "n = 1", "exact zeros", "ties", "huge", "tiny", "spikes", "hadamard",
                 "repeated rows")

@@ -1,7 +1,7 @@
 """The adapter of ``solvers`` for the validator: numpy arrays in, numpy arrays or floats out.
 
 ``python -m properties validate solvers.adapter`` checks every function here against the oracle,
-through the same path as any outside implementation (DESIGN principle 7).  Names and signatures are
+through the same path as any outside implementation (docs/development.md#one-contract).  Names and signatures are
 the public contract (``python -m properties adapters``, README).  One private module per paper;
 this file only re-exports their public names (each module's ``__all__``), one line per module.
 """

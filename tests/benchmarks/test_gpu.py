@@ -1,4 +1,4 @@
-"""benchmarks.gpu (issue 23): the GPU run's script, run here on CPU at tiny sizes (JAX finds no GPU
+"""benchmarks.gpu: the GPU run's script, run here on CPU at tiny sizes (JAX finds no GPU
 under JAX_PLATFORMS=cpu, so the script chooses tiny sizes itself), so CI exercises every phase."""
 
 from __future__ import annotations

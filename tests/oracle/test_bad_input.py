@@ -1,4 +1,4 @@
-"""Bad input to the oracle (DESIGN principle 8, issue 9): every entry point raises ``ValueError`` naming
+"""Bad input to the oracle (docs/development.md#bad-input): every entry point raises ``ValueError`` naming
 the argument for NaN, ±inf, complex (Python, numpy or ``mpc``), objects that are not numbers, and mp
 NaN — nothing is cut to its real part, rounded silently or propagated as NaN.
 

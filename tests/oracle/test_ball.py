@@ -1,4 +1,4 @@
-"""oracle.ball: rigorous enclosures (issue 22).  Each enclosure must contain the exact value, which is
+"""oracle.ball: rigorous enclosures.  Each enclosure must contain the exact value, which is
 checked against values computed independently (closed forms of small integer matrices, numpy at
 float64 with its own error bound, exact rationals)."""
 

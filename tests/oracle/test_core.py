@@ -159,7 +159,7 @@ def test_lstsq_rank_deficient_gives_minimum_norm():
 
 
 def test_ill_conditioned_solve_and_lstsq_are_decided():
-    """Issue 9: solve(diag(1, 1e-60)) said "must be nonsingular" and lstsq(diag(1, 1e-60), 1) returned
+    """A regression: solve(diag(1, 1e-60)) said "must be nonsingular" and lstsq(diag(1, 1e-60), 1) returned
     (1, 0); both are exact now: (1, 1e60) correctly rounded."""
     A, b = to_mp(np.diag([1.0, 1e-60])), to_mp(np.ones(2))
     exact = 1 / mp.mpf(1e-60)
@@ -177,7 +177,7 @@ def test_lstsq_of_wide_and_rank_deficient_matrices_is_the_minimum_norm_solution(
 
 @pytest.mark.parametrize("ladder", [(400, 800), (16, 32), (16, 17, 18), (1000, 2000)])
 def test_decide_sign_at_any_valid_ladder(ladder):
-    """Issue 9: ladder (400, 800) failed with "math domain error"; every valid ladder decides 1 > 0,
+    """A regression: ladder (400, 800) failed with "math domain error"; every valid ladder decides 1 > 0,
     −1 < 0 and 0 = 0."""
     assert decide_sign(lambda: mp.mpf(1), ladder=ladder).sign == 1, f"sign of 1 at {ladder}"
     assert decide_sign(lambda: mp.mpf(-3), ladder=ladder).sign == -1, f"sign of -3 at {ladder}"

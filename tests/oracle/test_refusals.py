@@ -1,4 +1,4 @@
-"""Issue 26, item 5 and the oracle's minor items: the judge is right or refuses.
+"""The oracle's refusals: the judge is right or refuses.
 
 - ``oracle.attention_optimization_bounds`` validates every argument: NaN, inf, negative R, n = −1 (a complex
   bound before), numpy arrays and strings raise ``ValueError`` naming the argument; R = 1e300 gives its
@@ -87,8 +87,8 @@ def test_derivative_resolves_a_small_scale(eps):
     assert abs(g * e - 1) < mp.mpf(10) ** (-mp.dps + 5), f"∂sin(x/{eps})/∂x at 0 = {g}, want 1/{eps}"
 
 
-def test_the_issues_probe_is_right():
-    """The probe of issue 26, verbatim: 2.357e55 was returned, 1e60 (to the working precision) is right."""
+def test_the_reported_probe_is_right():
+    """The probe that found the fault, verbatim: 2.357e55 was returned, 1e60 (to the working precision) is right."""
     g = derivatives.gradient(lambda z: mp.sin(z[0] / 1e-60), [0.0])[0]
     assert abs(g * mp.mpf(1e-60) - 1) < mp.mpf(10) ** (-mp.dps + 5), f"got {g}"
 
@@ -152,7 +152,7 @@ def test_mp_entry_points_refuse_numpy_and_strings(name, fn, nargs, bad):
 
 
 def test_decompositions_retry_then_refuse_when_mpmath_does_not_converge(monkeypatch):
-    """The thorough run (issue 27) crashed attention_optimization.lem10.1.p4 with mpmath's
+    """The thorough run crashed attention_optimization.lem10.1.p4 with mpmath's
     ``RuntimeError: svd: no convergence``: a judge refuses, it never crashes.  One stall is retried at a
     higher precision (the value is still right); a decomposition that never converges is UndecidableError."""
     from oracle import linalg

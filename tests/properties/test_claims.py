@@ -136,7 +136,7 @@ def test_shipped_claims_tsv_matches_shared_spec():
 
 
 def test_every_search_claim_names_its_instance_fields():
-    """Issue 22, item 3: every search claim and repair declares the names of its instance's fields in the
+    """Every search claim and repair declares the names of its instance's fields in the
     paper's notation (or maps the drawn reparametrisation back to the statement's objects), so the ledger,
     the errata and the certificates show ``X = …, W = …`` instead of an unnamed list.  The per-paper tests
     (tests/properties/test_certify.py) check that the count matches a drawn instance."""
@@ -151,7 +151,7 @@ def _search_claims_and_repairs():
 
 @pytest.mark.parametrize("claim", _search_claims_and_repairs(), ids=lambda c: c.id + (".repair" if c.repair else ""))
 def test_fields_match_a_drawn_instance(claim):
-    """Issue 22, item 3: the declared fields count the elements of a drawn instance, and the instance
+    """The declared fields count the elements of a drawn instance, and the instance
     maps to a non-empty dict of the statement's named objects."""
     from hypothesis import HealthCheck, Phase, find, settings
 

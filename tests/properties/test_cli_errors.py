@@ -1,4 +1,4 @@
-"""Issue 26's moderate and minor command-line items: one line on stderr and exit 2, never a traceback.
+"""Command-line errors: one line on stderr and exit 2, never a traceback.
 
 - ``--resume`` and ``report --from`` on a ledger whose entries lack fields (``KeyError: 'worst_ratio'``,
   ``KeyError: 'paper'`` before) or hold a field of the wrong JSON type.
@@ -133,7 +133,7 @@ def test_nan_sketch_bits_fail_as_nan_not_as_nondeterminism():
      "paper='attention_pruning' must have claims in errata/ledger-ci.json matching --claims softmax_regression.*"),
 ])
 def test_report_selection_that_the_ledger_does_not_hold(tmp_path, capsys, args, words):
-    """Issue 24, item 4: no errata file of no claim; the selection that finds nothing is named."""
+    """No errata file of no claim; the selection that finds nothing is named."""
     out = tmp_path / "report"
     code = main(["report", "--from", LEDGER, *args, "--out", str(out)])
     line = _one_error_line(capsys)

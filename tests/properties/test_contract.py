@@ -1,4 +1,4 @@
-"""The symbols of the tolerance rules are defined in the contract's own text (issue 25, item 6): every
+"""The symbols of the tolerance rules are defined in the contract's own text: every
 symbol a rule uses is named in its signature, defined in the rule itself (``ρ = …``, ``a_p the …``), or
 defined in :data:`properties.contract.SYMBOLS`, which ``python -m properties adapters [--markdown]``
 prints after the rules."""

@@ -1,4 +1,4 @@
-"""The ledger on a real dask.distributed cluster (issue 27, items 1 and 2): a scheduler and two workers
+"""The ledger on a real dask.distributed cluster: a scheduler and two workers
 started as processes on 127.0.0.1; ``--scheduler`` gives the serial ledger field for field but
 ``seconds``, also when a worker is killed while it judges a claim; the command line's refusals."""
 

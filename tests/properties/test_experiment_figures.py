@@ -1,4 +1,4 @@
-"""The experiment's figures read at a glance (issue 24, item 5): every title and the legend lie inside the
+"""The experiment's figures read at a glance: every title and the legend lie inside the
 canvas, the legend covers no panel, and each method has its own colour, marker and dash, so lines that
 coincide (ours (|M∘W|) and magnitude on MiniLM) stay distinguishable."""
 

@@ -1,4 +1,4 @@
-"""The errata report (issue 15): exact counterexamples, one file per paper, README generated."""
+"""The errata report: exact counterexamples, one file per paper, README generated."""
 
 import json
 import math
@@ -61,7 +61,7 @@ def test_reports_name_every_falsified_claim_with_its_counterexample(tmp_path):
     md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
     assert [pathlib.Path(p).name for p in paths] == ["ERRATA-softmax_regression.md", "TIGHTNESS-softmax_regression.png"]
     assert "### `softmax_regression.fact4.4.p1`" in md, md
-    # the drawn (G, H, t, α) is shown as the statement's U = αGGᵀ − t·HHᵀ, V = GGᵀ and α (issue 22, item 3)
+    # the drawn (G, H, t, α) is shown as the statement's U = αGGᵀ − t·HHᵀ, V = GGᵀ and α
     assert "Counterexample (found by the Hypothesis search): `U = [[-0.010000000000000002]], V = [[0.0]], α = 0.3`" in md, md
     assert "re-checked at 100 digits" in md and "found by the Hypothesis search" in md, md
     assert "Looser than 100× (1): `softmax_regression.fact4.3.p1`" in md, md
@@ -92,7 +92,7 @@ def _entries(md):
 
 
 def test_every_falsified_claim_has_a_repair_line(tmp_path):
-    """Issue 15: per falsified claim, "repair: verified / falsified / none known" (notes say why for none)."""
+    """Per falsified claim, "repair: verified / falsified / none known" (notes say why for none)."""
     report.write_reports(_ledger(), str(tmp_path), papers=["softmax_regression"], command="cmd")
     md = (tmp_path / "ERRATA-softmax_regression.md").read_text(encoding="utf-8")
     entries = _entries(md)
@@ -178,14 +178,14 @@ def test_ledger_table_states_each_falsified_claim_and_its_named_counterexample()
     lines = summary_table([entry, verified]).splitlines()
     assert lines[2:4] == ["    stated: U ⪯ αV ⇒ ‖U‖ ≤ α‖V‖", "    counterexample: U = [[-1.0]], V = [[0.0]], α = 1.0"], lines
     assert lines[4].startswith("softmax_regression.fact4.4.p2") and "stated" not in "".join(lines[4:])
-    # tightness (worst measured/bound) is a verified bound's: a falsified claim's row shows none (issue 24, item 3)
+    # tightness (worst measured/bound) is a verified bound's: a falsified claim's row shows none
     assert lines[1].split()[-2:] == ["43", "-"] and "35.28" not in lines[1], lines[1]
     assert lines[4].split()[-2:] == ["25", "1"], lines[4]
     shown = summary_table([{**entry, "counterexample_outcome": {"holds": False, "measured": 1.0, "bound": 0.0}}])
     assert "    measured: 1 against bound 0" in shown.splitlines(), shown
 
 
-# -- issue 24, item 4: only the ledger's papers, the commit of a non-editable install, a Reproduce line that
+# -- only the ledger's papers, the commit of a non-editable install, a Reproduce line that
 # reproduces, the figure in the paper's order ---------------------------------------------------------------
 
 LEDGER = "errata/ledger-ci.json"

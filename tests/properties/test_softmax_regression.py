@@ -131,7 +131,7 @@ def test_oracle_rejects_bad_input(call, name):
 
 
 def test_fact4_6_judged_where_log_alpha_is_exactly_zero_on_the_stencil():
-    """Issue 27: the deep run's instance A = [[1, 0]], b = [1], w = [0], x = [0, 0] raised
+    """A regression: the deep run's instance A = [[1, 0]], b = [1], w = [0], x = [0, 0] raised
     ZeroDivisionError inside fact4.6's check: ``log α(z) = z₁`` is exactly 0 at every stencil point of
     ``∂/∂x₂``, so the derivative's zero floor was 0.  It is now relative to ``|f|`` where the rounding
     error was measured (oracle.derivatives), and the rules hold there exactly."""
@@ -143,7 +143,7 @@ def test_fact4_6_judged_where_log_alpha_is_exactly_zero_on_the_stencil():
 
 
 def test_lem6_2_part5_on_the_deep_run_instance():
-    """The thorough run (issue 27) drew p = (1, 2⁻⁵²), b = e₁: B(f)'s (1,0) and (0,1) entries cancel to
+    """The thorough run drew p = (1, 2⁻⁵²), b = e₁: B(f)'s (1,0) and (0,1) entries cancel to
     ~1e-16 and were rounded apart, so linalg.eigvalsh refused B as non-symmetric inside the check."""
     inst = (np.array([1.0, 2.0**-52]), np.array([1.0, 0.0]))
     out = load_all()["softmax_regression.lem6.2.part5"].check(inst)

@@ -1,4 +1,4 @@
-"""Paper 000, the real-model experiment and the N:M baselines (issue 11, leftovers).
+"""Paper 000, the real-model experiment and the N:M baselines.
 
 - The JAX BERT encoder (solvers.attention_pruning.bert_forward) against a numpy forward written here
   independently (per-head loops, PyTorch out×in orientation, additive key mask), on tiny random weights

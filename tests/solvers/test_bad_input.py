@@ -1,4 +1,4 @@
-"""Bad input to the public entry points of ``solvers`` (issue 9, DESIGN principle 8).
+"""Bad input to the public entry points of ``solvers`` (docs/development.md#bad-input).
 
 - A table of (entry point, input, expected error): each bad input raises ``ValueError`` whose
   message names the argument or the overflowing quantity and the rule; ``OverflowError``,

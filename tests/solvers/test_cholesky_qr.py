@@ -1,4 +1,4 @@
-"""Randomized Cholesky QR least squares (solvers.cholesky_qr, issue 23): backward stability on the
+"""Randomized Cholesky QR least squares (solvers.cholesky_qr): backward stability on the
 regime grid, corners, failure reporting, the sparse sketch, and the ``least_squares`` contract.
 
 The stability rules are the mathematics of a backward-stable solver, with constants stated here and

@@ -372,7 +372,7 @@ def _iteration_matrix(X, lam, W):
 
 
 def test_algorithm_7r_stops_at_kappa_1e8_because_its_residual_map_is_not_normal():
-    """Why KAPPA_RIDGE stops kernel_ridge_solve at 1e8 (issue 25): Algorithm 7R's residual map T = I − (K+λI)P
+    """Why KAPPA_RIDGE stops kernel_ridge_solve at 1e8: Algorithm 7R's residual map T = I − (K+λI)P
     contracts (spectral radius ≤ ε₀/(1 − ε₀), the sandwich of alg7R.conv) but ‖T‖₂ grows with κ(K + λI), and the
     float64 residual's rounding u·‖K‖·‖x̂‖, fed in afresh each step, is amplified by ‖T‖₂ before it decays.  On
     the validator's corner ‖T‖₂ < 1 at κ = 1e8, where the solve meets the rule, and ‖T‖₂ > 100 at κ = 1e12, where

@@ -1,5 +1,5 @@
-"""Issue 26, items 3, 4 and 6 in ``solvers``: sizes refused before allocating, no silent inf/NaN from the
-attention solvers, and the argument checks of the minor items.
+"""The refusals of ``solvers``: sizes refused before allocating, no silent inf/NaN from the
+attention solvers, and the argument checks of every entry point.
 
 - Every size argument whose arrays no machine holds (m = 10¹², 2⁴⁰, n = m = 10⁶, …) raises ``ValueError``
   naming the argument and this machine's memory, instead of aborting the interpreter in XLA (SIGABRT):

@@ -419,7 +419,7 @@ BAD_INPUTS = [
 @pytest.mark.parametrize("fn", ["loss", "gradient", "hessian"])
 @pytest.mark.parametrize("name,make,rule", BAD_INPUTS)
 def test_bad_input_raises(fn, name, make, rule):
-    """DESIGN principle 8: bad input raises ValueError naming the argument and the rule."""
+    """docs/development.md#bad-input: bad input raises ValueError naming the argument and the rule."""
     args = _good()
     args[name] = make(args)
     with pytest.raises(ValueError) as info:

@@ -1,5 +1,5 @@
 """SPIR (solvers.stable_least_squares), the ``least_squares`` adapter contract
-(properties.least_squares) and the regime-map benchmark (benchmarks.least_squares), issue 13."""
+(properties.least_squares) and the regime-map benchmark (benchmarks.least_squares)."""
 
 from __future__ import annotations
 

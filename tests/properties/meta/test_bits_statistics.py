@@ -1,4 +1,4 @@
-"""The statistical checks of the ``*_bits`` adapters (issue 14, item 4): planted bits that are well formed
+"""The statistical checks of the ``*_bits`` adapters: planted bits that are well formed
 and deterministic but not random (every sign +1, every row 0) fail them, and the project's own bits
 pass them."""
 

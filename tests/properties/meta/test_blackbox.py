@@ -1,4 +1,4 @@
-"""Black-box sketches (issue 14, item 5): the validator recovers S = f(I_n) by probing, checks its
+"""Black-box sketches: the validator recovers S = f(I_n) by probing, checks its
 structure, f(M) = S·M (linearity), determinism, the distribution over seeds and the embedding on
 coherent inputs; scipy's ``clarkson_woodruff_transform`` passes as ``countsketch``."""
 

@@ -1,4 +1,4 @@
-"""Certificates (issue 22): a certificate proves a claim false at an exact instance, and ``certify
+"""Certificates: a certificate proves a claim false at an exact instance, and ``certify
 --check`` rejects every corrupted one: an instance moved by one ulp past the boundary, a changed bound,
 swapped fields, an edited statement, two exact forms of a field that disagree."""
 

@@ -241,7 +241,7 @@ def test_a_search_without_shrinking_reaches_the_shrinking_runs_verdict(claim_id)
         assert not claim.check(first.counterexample).holds, "the unshrunk counterexample does not break the claim"
 
 
-# -- issue 24, item 3: a command line that explains itself -------------------------------------------------
+# -- a command line that explains itself -------------------------------------------------
 
 def test_help_lists_every_subcommand_with_its_line():
     """``python -m properties --help`` names each subcommand main dispatches, with its one line, and exits 0."""

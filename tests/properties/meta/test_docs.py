@@ -1,4 +1,4 @@
-"""docs/ (issue 24, items 1-2): the generated pages equal a fresh generation, every "spec …" reference of
+"""docs/: the generated pages equal a fresh generation, every "spec …" reference of
 the code, README and docs/ resolves to an anchor of docs/, the oracle examples run, README's summary is the
 registry's, and every command of README and docs/ runs as written (or, where it needs hours, a cluster or
 the network, is parsed by its own command line)."""

@@ -1,4 +1,4 @@
-"""The one search engine (issue 21, item 3): every way a Hypothesis run can end becomes a report with a
+"""The one search engine: every way a Hypothesis run can end becomes a report with a
 reason (never a traceback), hypotheses unmet are rejected, undecidable examples counted, and the trial
 count and binomial rule are the same for every caller."""
 
@@ -45,7 +45,7 @@ def test_hypotheses_unmet_are_rejected_and_all_rejected_is_a_problem():
 
 
 def test_hypotheses_unmet_are_not_undecidable():
-    assert not issubclass(HypothesisUnmet, UndecidableError), "each is handled by name (issue 21)"
+    assert not issubclass(HypothesisUnmet, UndecidableError), "each is handled by name"
     seen = []
 
     def check(n):
@@ -138,7 +138,7 @@ def test_ratios_below_the_floor_are_not_pushed_up(monkeypatch):
 
 def test_a_thorough_search_of_an_identity_ends():
     """``attention_kernel_regression.id.opt`` under ``thorough`` hill-climbed its noise-level ratio for over
-    30 min before the floor (the deep run of issue 27 could not finish it); now it runs its 1000 examples."""
+    30 min before the floor (the deep run could not finish it); now it runs its 1000 examples."""
     from properties.ledger import run_claim
     from properties.registry import select
 

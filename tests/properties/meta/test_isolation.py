@@ -1,4 +1,4 @@
-"""Hostile modules against the validator and the pytest plugin (issue 26, item 2): the module under
+"""Hostile modules against the validator and the pytest plugin: the module under
 judgement runs in its own process, so whatever it does (exit, hang, patch mpmath, lie in ``__array__``,
 start a thread, flood the output) the verdict is right, the reason is one line and the exit code is the
 judge's: 1 for a FAIL, 2 for a module that cannot be imported.  Each module defines one function,
@@ -60,7 +60,7 @@ def test_a_hostile_module_is_a_fail_with_exit_code_1_in_the_cli(module):
     out = proc.stdout
     assert proc.returncode == 1, f"exit {proc.returncode}, must be 1 (a FAIL):\n{out}\n{proc.stderr[-2000:]}"
     assert "FAIL kron" in out and "0 passed, 1 failed" in out, out
-    # the FAIL block: the minimal input, the error, what was returned, the tolerance (issue 25, item 6)
+    # the FAIL block: the minimal input, the error, what was returned, the tolerance
     reason = out.split("FAIL kron", 1)[1].split("0 passed, 1 failed", 1)[0]
     assert FAILS[module] in reason, f"{module}: the reason must say {FAILS[module]!r}:\n{out}"
     assert "Traceback" not in out + proc.stderr, out + proc.stderr

@@ -1,4 +1,4 @@
-"""Ctrl-C during a parallel ledger run (issue 26, item 6): the worker processes are stopped at once, not
+"""Ctrl-C during a parallel ledger run: the worker processes are stopped at once, not
 waited for until their claims finish, and the JSON ledger keeps the claims that finished."""
 
 import json

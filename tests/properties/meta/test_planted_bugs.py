@@ -1,4 +1,4 @@
-"""Planted bugs of issue 25 (modules in ``tests/properties/meta/planted``): under the ``ci`` profile, on every seed
+"""Planted bugs (modules in ``tests/properties/meta/planted``): under the ``ci`` profile, on every seed
 0-4, the validator FAILs each with an input of the kind that separates it from the contract, and the
 input is re-checked: the correct implementation (``solvers.adapter``) passes the same comparison there
 and the planted one does not.  Each search is restricted to the one function (``check_function``, the

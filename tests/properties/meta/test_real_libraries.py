@@ -1,4 +1,4 @@
-"""Real libraries as adapters (issue 14): the validator must PASS the libraries people use — numpy and
+"""Real libraries as adapters: the validator must PASS the libraries people use — numpy and
 scipy linear algebra (LAPACK SVD, gelsd least squares), JAX with 64-bit floats (its linear algebra,
 and the softmax-regression loss, gradient and Hessian by autodiff of jax.nn.softmax), and
 scipy.optimize.minimize (trust-exact, L-BFGS-B at tight tolerances) as ``softmax_solve``.

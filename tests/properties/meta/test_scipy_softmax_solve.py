@@ -1,4 +1,4 @@
-"""What README promises about scipy's optimisers as ``softmax_solve`` (issue 25 item 5), measured: which
+"""What README promises about scipy's optimisers as ``softmax_solve``, measured: which
 methods and settings pass the validator with which declared ``SOLVE_TOLERANCE``.  scipy's ``gtol`` is an
 absolute threshold on the gradient, while the contract's rule is relative (τ times the magnitudes of
 x* and of L's terms), so an optimiser passes once its own tolerance is well inside τ's: BFGS with

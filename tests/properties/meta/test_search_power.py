@@ -1,4 +1,4 @@
-"""Search power (issue 14, item 8): for tight verified bounds, a copy tightened by 5% must be
+"""Search power: for tight verified bounds, a copy tightened by 5% must be
 falsified by the ledger's search in the ci profile.
 
 Each claim below is an inequality whose supremum ratio measured/bound is 1 (the bound is attained or

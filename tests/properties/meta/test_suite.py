@@ -1,4 +1,4 @@
-"""The pytest entry point for users' CI (issue 14, item 7): ``pytest --pyargs properties.suite --impl MODULE``
+"""The pytest entry point for users' CI: ``pytest --pyargs properties.suite --impl MODULE``
 runs one item per adapter function and per applicable claim, in parallel with pytest-xdist, and writes
 JUnit XML; run here in a subprocess from an outside directory, as a user's CI would."""
 
@@ -66,7 +66,7 @@ def test_a_missing_or_unusable_module_is_a_usage_error(tmp_path, args, message):
 
 
 def test_a_missing_impl_with_xdist_is_one_usage_error(tmp_path):
-    """Checked once by the controlling process before pytest-xdist starts its workers (issue 26)."""
+    """Checked once by the controlling process before pytest-xdist starts its workers."""
     proc = _suite(tmp_path, "-p", "xdist", "-n", "2")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2, f"exit {proc.returncode}:\n{out}"

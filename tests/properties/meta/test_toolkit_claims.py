@@ -1,4 +1,4 @@
-"""Meta-tests of ``properties.toolkit.claims`` (issue 21 item 5): every error :class:`ClaimSet` raises
+"""Meta-tests of ``properties.toolkit.claims``: every error :class:`ClaimSet` raises
 when a claim is declared (unknown id, another paper's id, an id declared twice, a repeated repair,
 a bad ``expected``, a bad ``delta``), the repairs it accepts, and what a declared shape does with a
 drawn instance (exact conversion by :func:`to_oracle`, the judge each shape calls).

@@ -1,4 +1,4 @@
-"""Meta-tests of the judges of ``properties.toolkit.judge`` (issue 21 item 5), in the manner of
+"""Meta-tests of the judges of ``properties.toolkit.judge``, in the manner of
 array-api-tests' ``meta_tests/``: the ratio rules of ``le``/``eq``/``loewner``/``float_outcome``
 (``Outcome.ratio``: measured/bound for a positive bound, 1 + (measured − bound)/scale otherwise, so
 a ratio above 1 means violated whatever the sign of the bound; 0 for ``0 ≤ 0``), the ``scale``

@@ -1,4 +1,4 @@
-"""Meta-tests of ``properties.toolkit.strategies`` (issue 21 item 5), in the manner of
+"""Meta-tests of ``properties.toolkit.strategies``, in the manner of
 array-api-tests' ``meta_tests/test_hypothesis_helpers.py``: each helper's arguments are validated
 when the strategy is built (``ValueError`` naming the argument), and each keeps its promise —
 ``with_corners``' weight, ``conditioned_matrices``' κ ≤ 10**max_log10_cond (reached, never

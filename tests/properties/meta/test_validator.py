@@ -121,7 +121,7 @@ def test_validator_catches_planted_bugs_with_minimal_inputs(capsys):
 
 
 def test_a_quadratic_implementation_fails_the_linear_time_claim(capsys):
-    """Running-time claims are judged on the module's own counts (issue 8): n²·d² FLOPs per
+    """Running-time claims are judged on the module's own counts: n²·d² FLOPs per
     iteration cannot pass softmax_regression.thm9.1.time (exponent 1 in n)."""
     validate("tests.properties.meta.toy.quadratic_softmax", profile="ci")
     out = capsys.readouterr().out
@@ -158,7 +158,7 @@ def test_split_newton_passes_the_solve_contract(capsys):
 
 def test_split_newton_with_a_float32_gram_fails_where_kappa_is_large(capsys):
     """With the float32 Gram the model AᵀW²A has relative error ~1e-7, a bad model once κ(WA)² ≫ 1e7
-    (split_newton's docstring): the κ corners of the softmax_solve search (issue 25, item 3) find an
+    (split_newton's docstring): the κ corners of the softmax_solve search find an
     instance where it stops short of x*, with A's columns nearly dependent."""
     code = validate("tests.properties.meta.toy.split_newton_solve", profile="ci", functions=["softmax_solve"],
                     include_claims=False)
@@ -195,7 +195,7 @@ def test_readme_lists_the_adapter_contract():
 def test_sketch_bits_ignoring_their_seed_are_a_fail_naming_the_nondeterminism(seed, capsys):
     """Bits drawn from unseeded randomness: a failure may not reproduce when Hypothesis replays it
     (its ``FlakyFailure``); whichever way the search goes, the verdict is a FAIL line naming the
-    non-determinism, never a traceback (issue 21)."""
+    non-determinism, never a traceback."""
     code = validate("tests.properties.meta.toy.unseeded_bits", profile="ci", seed=seed, include_claims=False)
     out, err = capsys.readouterr()
     assert code == 1, out + err

@@ -1,4 +1,4 @@
-"""Failure reports a user can act on, and honest rules at the edges (issue 25, items 5-6): a seeded
+"""Failure reports a user can act on, and honest rules at the edges: a seeded
 trial that raises is one failed trial of the binomial rule, not the verdict, while a crash of the
 module's process stays a FAIL; a FAIL names the function's arguments, shows what was expected beside
 what was returned, and the tolerance with the values of its rule's symbols."""
@@ -26,7 +26,7 @@ def _line(out, *words):
     return next(line for line in out.splitlines() if all(w in line for w in words))
 
 
-# -- item 5: a trial that raises is one failed trial --------------------------------------------------
+# -- a trial that raises is one failed trial --------------------------------------------------
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_correct_solver_raising_on_a_rare_singular_sketch_passes(seed, capsys):
@@ -52,7 +52,7 @@ def test_a_crash_in_one_trial_is_no_trial_but_a_fail(capsys):
     assert "ended the implementation's process (exit code 0)" in out.split("FAIL fast_linear_regression", 1)[1], out
 
 
-# -- item 6: a FAIL report names the arguments, shows expected beside returned, and the rule ------------
+# -- a FAIL report names the arguments, shows expected beside returned, and the rule ------------
 
 def _arguments(out, name):
     """The named arguments printed on the line after ``name``'s FAIL line."""

@@ -1,4 +1,4 @@
-"""Validator strength (issue 14): planted bugs of the classes real implementations have are caught at
+"""Validator strength: planted bugs of the classes real implementations have are caught at
 float64's corners with a minimal input, probabilistic guarantees are judged by the binomial rule (not
 by a search over the seed), and claims false in general are backed by their repaired statements."""
 

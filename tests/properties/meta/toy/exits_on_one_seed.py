@@ -1,5 +1,5 @@
 """``fast_linear_regression`` exact except that seed 3 ends its process (``os._exit``): a crash is no
-trial of the binomial rule (issue 25, item 5) — the validator must FAIL it naming the exit, however
+trial of the binomial rule — the validator must FAIL it naming the exit, however
 rare the seed."""
 
 import os

@@ -1,6 +1,6 @@
 """``softmax_hessian`` missing the regulariser's term AᵀW²A (the rest from ``solvers.adapter``): the FAIL
 report must show the returned and expected matrices side by side, the worst entry with its index, and the
-tolerance with the values of its rule's symbols (issue 25, item 6)."""
+tolerance with the values of its rule's symbols."""
 
 import numpy as np
 

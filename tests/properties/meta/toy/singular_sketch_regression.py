@@ -1,5 +1,5 @@
 """A correct sketch-and-precondition ``fast_linear_regression`` that raises on a rare singular sketch
-(issue 25, item 5): S is a CountSketch of m = 40d rows (seeded), R the triangular factor of SA, and the
+: S is a CountSketch of m = 40d rows (seeded), R the triangular factor of SA, and the
 solution is R⁻¹y for y minimising ‖(AR⁻¹)y − b‖ (AR⁻¹ is well conditioned when S embeds the column
 space of A), refined once against the residual.  When two nonzero rows of A hash to one bucket SA may
 be singular: it then raises ``numpy.linalg.LinAlgError`` — on an 8 × 2 A with two nonzero rows that is

@@ -1,6 +1,6 @@
 """Singular values through the eigenvalues of AᵀA: right in the middle of float64's range, but the
 squares overflow past 1e154 (inf) and underflow below 1e-162 (σ_min → 0).  The validator must FAIL
-``spectral_norm`` and ``sigma_min`` on a corner instance (issue 14)."""
+``spectral_norm`` and ``sigma_min`` on a corner instance."""
 
 import numpy as np
 

@@ -1,5 +1,5 @@
 """``attention_loss`` with the row softmax D(X)⁻¹exp(A1XA2ᵀ) evaluated without the row max-shift:
-right for exponents below 709, NaN past it.  The validator must FAIL it on a corner (issue 14)."""
+right for exponents below 709, NaN past it.  The validator must FAIL it on a corner."""
 
 import numpy as np
 

@@ -1,6 +1,6 @@
 """Softmax-regression loss, gradient and Hessian with softmax(u) = exp(u)/Σexp(u) evaluated without
 the max-shift: right for ‖Ax‖∞ < 709, NaN past it (exp overflows).  The validator must FAIL all three
-on the corner A = [[1]], x = [710] (issue 14)."""
+on the corner A = [[1]], x = [710]."""
 
 import numpy as np
 
