@@ -85,7 +85,7 @@ claims.inequality(
     fields=("G", "H", "t", "α"), to_statement=loewner_pair_objects,
     notes="FAILS as stated (spec: U = −2I, V = I, α = 1). The search finds indefinite U = αV − P with "
           "‖U‖ = ‖P‖ − … > α‖V‖; the corrected version (0 ⪯ U, α ≥ 0) holds. Instance (G, H, t, α): "
-          "V = GGᵀ, P = t·HHᵀ.")
+          "V = GGᵀ, P = t·HHᵀ.", conventions=("norms",))
 
 
 def _psd_under(G, H, t, a):
@@ -122,7 +122,7 @@ facts.symmetric_outer_above(claims, "softmax_regression.fact4.5.p4", "uvᵀ + vu
 facts.scaled_outer_below(
     claims, "softmax_regression.fact4.5.p5", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞² uuᵀ", "(v∘u)(v∘u)ᵀ ⪯ ‖v‖_∞²‖u‖₂² I_n",
     instances=lambda: st.one_of(dims(1, 6).flatmap(lambda n: st.tuples(ints((n,)), ints((n,)))), vector_pairs()),
-    fields=("u", "v"))
+    fields=("u", "v"), conventions=("norms",))
 
 
 # -- Fact 4.6 and Lemma 4.9: derivatives --------------------------------------------------------

@@ -69,7 +69,7 @@ def _bf_chain(inst, middle):
 @claims.check("softmax_regression.lem5.2.bf_ff", "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² ffᵀ ⪯ ‖b‖_∞² I_n",
               hypotheses=_BF_HYP, expected="falsified", instances=_bf_instances, **ON_SIMPLEX,
               notes="FAILS in the middle link (spec: f = (½,½), b = (1,0), λ_min = −0.1545); the outer chain "
-                    "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² I_n holds (tight).")
+                    "0 ⪯ (b∘f)(b∘f)ᵀ ⪯ ‖b‖_∞² I_n holds (tight).", conventions=("norms",))
 def lem5_2_bf_ff(inst):
     return _bf_chain(inst, lambda f, binf2: f * f.T * binf2)
 
@@ -298,7 +298,11 @@ claims.identity(
     fields=_PROBLEM, to_statement=_without_w,
     sides=lambda A, b, _w, x: (derivatives.hessian(lambda z: S.L_exp(A, b, z), x), A.T * S.B_paper(S.f(A, x), b) * A),
     notes="FAILS (spec: n = 2, f = (.3,.7), b = (1,0)): the paper's B, built from the eight G-terms, "
-          "misses −2(f∘f)fᵀ − 2f(f∘f)ᵀ (+ the b∘f terms' sign); numerical ∇²L_exp disagrees.")
+          "misses −2(f∘f)fᵀ − 2f(f∘f)ᵀ (+ the b∘f terms' sign); numerical ∇²L_exp disagrees.",
+    conventions=("loss_half",),
+    source=("spec §4.4 lem5.15.paperB: the paper's B(x) display (Lemma 5.15, §5.10) is lost; B_paper is assembled from "
+            "the eight terms G_1…G_8 through which the §7 Lipschitz proof writes H(x) − H(y), with the coefficient "
+            "pattern “3f − 2b”, “2f − b” the text keeps (the sign of the diag(f) term is not recovered)"))
 
 claims.identity(
     "softmax_regression.lem5.15.paperB",

@@ -66,7 +66,7 @@ claims.inequality(
     sides=lambda A, b, l, extra, x, _y, _t: (l, linalg.eigvalsh(S.true_hessian(A, b, _w_exact(A, l, extra, 4), x))[0]),
     max_examples=20,
     notes="∇²L = (numerical ∇²L_exp) + AᵀW²A; ratio = l/λ_min(∇²L) (1 = tight; near 1 when σ_min is "
-          "tiny, because the slack is σ_min²(4 + λ_min(B))).")
+          "tiny, because the slack is σ_min²(4 + λ_min(B))).", conventions=("sigma_min",))
 
 
 def _lem6_3_part2_sides(A, b, l, extra, x, _y, _t):
@@ -84,7 +84,8 @@ claims.inequality(
     notes="AMBIGUOUS in the spec (conclusion not recovered). Reading (b) — the Hessian is within 1% of "
           "AᵀW²A — is judged here (measured: max |generalized eigenvalue of (∇²L_exp, AᵀW²A)| vs 0.01; "
           "spec: 0.307). Reading (a) ∇²L ⪰ lI follows from part1; reading (c) (dropping B_rank, "
-          "Algorithm 1's D) fails at 0.01 (spec: 0.01098 at n = 2) and is not what this id judges.")
+          "Algorithm 1's D) fails at 0.01 (spec: 0.01098 at n = 2) and is not what this id judges.",
+    conventions=("sigma_min",))
 
 
 def _convex_sides(A, b, l, extra, x, y, t):

@@ -202,7 +202,12 @@ def _first_step_check(claim_id, statement, **kwargs):
                    notes="FAILS (spec (ii): n = 6, d = 2, σ_min = 1e-3, ratio 40.9). The Euclidean contraction needs "
                          "a factor √κ(H): an admissible H̃ that couples the stiff and soft directions moves x_{t+1} "
                          "far along the soft one. The step x_t − H̃⁻¹∇L(x_t) is the implementation's (adapter "
-                         "softmax_newton_step); x* and ∇²L come from the oracle.")
+                         "softmax_newton_step); x* and ∇²L come from the oracle.",
+                   conventions=("sigma_min", "norms", "constants"),
+                   source=("spec §4.7 lem8.7: the statement is lost (§8.2 keeps “to apply Lemma 8.7, we will need the following "
+                           "induction hypothesis lemma”); the inequality is the standard one-step bound of the "
+                           "approximate-Newton framework the paper cites, the form that gives Lemma 8.8's constants "
+                           "(2(0.01 + 0.1/0.9) ≤ 0.4)"))
 def lem8_7(P, x1):
     def sides():
         r0, rb = P.r(P.x0), P.M * P.r(P.x0)
@@ -246,7 +251,11 @@ def lem8_7_repair(P, x1):
                    notes="FAILS (spec: r_2/r_1 = 1.0 on the quadratic, and the lem8.7 (ii) softmax instance at t = 0→1). "
                          "This is also the ledger's verdict on the approximate Newton's per-step contraction vs the "
                          "paper's 0.4: with an admissible but adversarial H̃ the contraction factor exceeds 0.4 (by "
-                         "up to ~√κ(H)·ε0).")
+                         "up to ~√κ(H)·ε0).",
+                   conventions=("sigma_min", "norms", "constants"),
+                   source=("§8.2, Lemma 8.8: the hypotheses ε0 = 0.01, r_i ≤ 0.4·r_{i−1} and M·r_i ≤ 0.1l for i ∈ [t] are "
+                           "the paper's text; the conclusion r_{t+1} ≤ 0.4·r_t and M·r_{t+1} ≤ 0.1l is restored (spec "
+                           "lem8.8, conclusion [I]), and it is the failing part"))
 def lem8_8(P, x1):
     return worst(le(lambda: (P.r(x1), mp.mpf("0.4") * P.r(P.x0))),
                  le(lambda: (P.M * P.r(x1), mp.mpf("0.1") * P.l_f)))
@@ -290,7 +299,18 @@ def _T_log2(ratio):
                      "def8.4 checked exactly on every H̃_t) is an admissible instantiation for which the "
                      "output misses ε with probability 1 > δ. The spec's randomized witness (ii) needs "
                      "n = 2·10⁶ rows, beyond what the mpmath oracle can judge; on small n the real sampler "
-                     "keeps every row at ε0 = 0.01 (s·d > n) and is exact.")
+                     "keeps every row at ε0 = 0.01 (s·d > n) and is exact.",
+               conventions=("probability", "log_base", "sigma_min", "constants"),
+               source=("spec §4.8 thm9.1.accuracy: Theorem 9.1's hypotheses (b ≥ 0, ‖b‖₁ ≤ 1, w_i² ≥ 100 + l/σ_min(A)², "
+                       "M‖x_0 − x*‖₂ ≤ 0.1l) and “the failure probability is following from union bound over T iterations” "
+                       "are the text; the conclusion ‖x̃ − x*‖₂ ≤ ε with probability ≥ 1 − δ is inferred"),
+               basis="proof step",
+               basis_note=("Every step's H̃ is chosen deterministically and adversarially among the ε0-approximations of "
+                           "Definition 8.4 (D̃ = D∘(1 + ηs), Definition 8.4 checked exactly), not drawn by the sparsifier; "
+                           "the theorem speaks of the randomised sparsifier's H̃. What is refuted is the proof's step that "
+                           "uses the sparsifier only through Lemma 8.5's guarantee together with Lemma 8.7; the theorem "
+                           "itself is not (the spec's randomised witness at n = 2·10⁶ suggests it fails too, but that is "
+                           "not what is judged here)."))
 def thm9_1_accuracy(inst, impl):
     P = NewtonProblem(inst)
     with mp.workdps(50):
@@ -355,7 +375,7 @@ claims.inequality(
     sides=lambda ratio: (mp.mpf("0.4") ** (_T_log2(ratio) if ratio > 1 else 0) * ratio, mp.mpf(1)),
     notes="AMBIGUOUS log base. Judged: 0.4^T·(r_0/ε) ≤ 1 with T = ⌈log₂(r_0/ε)⌉ (holds for any base ≤ 2.5). "
           "With the natural log it fails (spec: r_0/ε = 100 gives 0.4⁵·100 = 1.024). Whether the 0.4 "
-          "contraction itself holds is lem8.8 (it does not).")
+          "contraction itself holds is lem8.8 (it does not).", conventions=("log_base",))
 
 claims.inequality(
     "softmax_regression.thm9.1.union",
@@ -364,7 +384,7 @@ claims.inequality(
     instances=lambda: st.tuples(scalars(1e-12, 0.0999), st.integers(1, 10**6)), fields=("δ", "T"),
     sides=lambda delta, T: worst_pair((T * (delta / T), delta), (1 - (1 - delta / T) ** T, delta)),
     notes="Bookkeeping: T·(δ/T) ≤ δ and, for independent iterations, 1 − (1 − δ/T)^T ≤ δ. It does not "
-          "rescue thm9.1.accuracy (the per-step contraction fails, not the union bound).")
+          "rescue thm9.1.accuracy (the per-step contraction fails, not the union bound).", conventions=("probability",))
 
 
 @claims.check("softmax_regression.thm9.1.time", "time per iteration O((nnz(A) + d^ω)·poly(log(n/δ)))",
