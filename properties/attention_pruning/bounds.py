@@ -37,10 +37,15 @@ def _rows(A):
 
 
 claims.inequality("attention_pruning.lemD2.a", "‖M‖_F ≤ d", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
-                  sides=lambda X, W, M, lam, causal: (linalg.norm2(M), mp.mpf(M.rows)))
+                  sides=lambda X, W, M, lam, causal: (linalg.norm2(M), mp.mpf(M.rows)),
+                  provenance="D",
+                  source=("spec §5.4 lemD2.a: Lemma D.2's display is lost (“For M, we have”); the proof says it follows from the "
+                          "Frobenius norm with entries at most 1"))
 claims.inequality("attention_pruning.lemD2.b", "‖M_c‖_F ≤ n (exact value √(n(n+1)/2))", hypotheses="n ≥ 1",
                   instances=_inst, fields=INSTANCE_FIELDS,
-                  sides=lambda X, W, M, lam, causal: (linalg.norm2(O.causal_mask(X.rows)), mp.mpf(X.rows)))
+                  sides=lambda X, W, M, lam, causal: (linalg.norm2(O.causal_mask(X.rows)), mp.mpf(X.rows)),
+                  provenance="D",
+                  source="spec §5.4 lemD2.b: Lemma D.2's display for M_c is lost; the proof as for part (a)")
 
 
 def _D3p1(X, W, M, lam, causal):
@@ -52,18 +57,28 @@ def _D3p1(X, W, M, lam, causal):
 
 claims.inequality("attention_pruning.lemD3.p1", "‖f̃(M)‖_F ≤ √n; also 0 ≤ f̃_ij ≤ 1 and ‖f̃_i‖₂ ≤ 1", hypotheses=HYP,
                   instances=_inst, fields=INSTANCE_FIELDS, sides=_D3p1,
-                  notes="The proof's step 'f̃ ≤ f̃²' is reversed (false at f̃ = 1/2); the lemma itself is judged.")
+                  notes="The proof's step 'f̃ ≤ f̃²' is reversed (false at f̃ = 1/2); the lemma itself is judged.",
+                  provenance="D",
+                  source=("spec §5.4 lemD3.p1: Lemma D.3's displays are lost; Part 1's proof (“each entry in f̃(M) present a "
+                          "probability”) fixes the bound"))
 claims.inequality("attention_pruning.lemD3.p2", "‖c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
-                  sides=lambda X, W, M, lam, causal: (linalg.norm2(_parts(X, W, M, causal)[2]), 2 * mp.sqrt(X.rows)))
+                  sides=lambda X, W, M, lam, causal: (linalg.norm2(_parts(X, W, M, causal)[2]), 2 * mp.sqrt(X.rows)),
+                  provenance="D", source="spec §5.4 lemD3.p2: Part 2's display is lost; its proof follows from Part 1")
 claims.inequality("attention_pruning.lemD3.p3", "‖f̃(M)∘c(M)‖_F ≤ 2√n", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (linalg.norm2(linalg.entrywise(*_parts(X, W, M, causal)[1:])),
-                                                      2 * mp.sqrt(X.rows)))
+                                                      2 * mp.sqrt(X.rows)),
+                  provenance="D",
+                  source="spec §5.4 lemD3.p3: Part 3's display is lost; its proof uses 0 ≤ f̃ ≤ 1 and Part 2")
 claims.inequality("attention_pruning.lemD3.p4", "|c(M)_{i0,j0}| ≤ 1", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (max(abs(v) for v in _parts(X, W, M, causal)[2]), mp.mpf(1)))
 claims.inequality("attention_pruning.lemD3.p5", "|W_{i1,j1}| ≤ R", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
-                  sides=lambda X, W, M, lam, causal: (O.max_abs(W), O.radius(X, W)))
+                  sides=lambda X, W, M, lam, causal: (O.max_abs(W), O.radius(X, W)),
+                  provenance="D",
+                  source="spec §5.4 lemD3.p5: Part 5's display is lost; its proof “follows from Assumption D.1 and Fact A.5”")
 claims.inequality("attention_pruning.lemD3.p6", "|X_{i,j}| ≤ R", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
-                  sides=lambda X, W, M, lam, causal: (O.max_abs(X), O.radius(X, W)))
+                  sides=lambda X, W, M, lam, causal: (O.max_abs(X), O.radius(X, W)),
+                  provenance="D",
+                  source="spec §5.4 lemD3.p6: Part 6's display is lost; its proof “follows from Assumption D.1 and Fact A.5”")
 claims.inequality("attention_pruning.lemD3.p7", "0 ≤ f̃(M)_{i0,j0} ≤ 1", hypotheses=HYP, instances=_inst, fields=INSTANCE_FIELDS,
                   sides=lambda X, W, M, lam, causal: (lambda ft: worst_pair((max(ft), mp.mpf(1)), (-min(ft), mp.mpf(0))))(
                       _parts(X, W, M, causal)[1]))

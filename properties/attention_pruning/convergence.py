@@ -24,8 +24,8 @@ from ..toolkit.strategies import dims, matrices, scalars, vectors
 from .gradients import mask_of
 from .strategies import INSTANCE_FIELDS, any_matrices, pruning_instances
 
-__all__ = ["PL_FIELDS", "THM4_1_FIELDS", "assumptions_practical_repair", "claims", "lem5_5", "pl_instances", "thm4_1",
-           "thm4_1_instances"]
+__all__ = ["PL_FIELDS", "THM4_1_FIELDS", "assumptions_practical_repair", "assumptions_practical_unmasked", "claims",
+           "lem5_5", "pl_instances", "thm4_1", "thm4_1_instances"]
 
 claims = ClaimSet("attention_pruning")
 
@@ -122,7 +122,10 @@ claims.inequality("attention_pruning.lemF2.p2", "‖A + B‖_F ≥ ‖A‖_F −
                       lambda a: (a[0], a[1], a[2], False, a[3], a[4])), fields=_F2_FIELDS,
                   sides=lambda *a: _F2(*a, part=2),
                   notes="Spec CE-B: at a stationary point A = −B and ‖B‖_F = λ‖M‖_F > α1 when 6√n·d·max|W|·‖X‖_F² "
-                        "< ‖M‖_F; true with the side condition ‖A‖_F² ≥ α1 (the proof's √α1 ≤ α1 needs α1 ≥ 1).")
+                        "< ‖M‖_F; true with the side condition ‖A‖_F² ≥ α1 (the proof's √α1 ≤ α1 needs α1 ≥ 1).",
+                  conventions=("norms", "reg_half"),
+                  source=("spec §5.6 lemF2.p2 [D]: Lemma F.2 Part 2's display is lost; ‖A + B‖_F ≥ ‖A‖_F − α1 (α1 = "
+                          "6√n·max|W|·‖X‖_F²·λd) is the form the proof of Lemma F.10 uses"))
 
 
 def _F2_repair(X, W, M, causal, mode, t):
@@ -242,7 +245,12 @@ claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL
                         "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
              instances=pl_instances, fields=PL_FIELDS, expected="falsified",
              notes="Both readings are searched (the reading is part of the instance; tests search each alone). "
-                   "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).")(lem5_5)
+                   "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).",
+             conventions=("g_proxy", "attention_mask", "norms"),
+             conventions_used={'attention_mask': 'no mask (Def 1.2)'},
+             source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
+                     "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
+                     "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))(lem5_5)
 
 
 def _corrected(X, W, M, mode, t, reading):
@@ -376,7 +384,12 @@ claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 r
                         "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
              instances=thm4_1_instances, fields=THM4_1_FIELDS, expected="falsified", max_examples=5,
              notes="The run is exact (mpmath at the working precision) for up to 8000 steps; costlier instances are "
-                   "rejected.  Spec CE-A' and CE-B.")(thm4_1)
+                   "rejected.  Spec CE-A' and CE-B.",
+             conventions=("g_proxy", "attention_mask", "norms"),
+             conventions_used={'attention_mask': 'no mask (Def 1.2)'},
+             source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
+                     "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
+                     "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))(thm4_1)
 
 
 def _thm4_1_corrected(inst, impl):
@@ -453,7 +466,12 @@ claims.running_time("attention_pruning.claim.runtime", "Algorithm 1 converges in
                     uses=("attention_pruning_iteration_flops",), sizes=(16, 32, 64, 128),
                     count=_flops_times_iterations, claimed=lambda d: d, slack=0.2, expected="falsified",
                     notes="sweep over d at n = 8: each iteration costs Θ(n²d + nd²) (Θ(nd²) once d ≥ n, which β > 0 "
-                          "requires) and T ∝ L ∝ d; μ, L(M0) ∝ λd² hide further d-dependence")
+                          "requires) and T ∝ L ∝ d; μ, L(M0) ∝ λd² hide further d-dependence",
+                    conventions=("constants",), basis="evidence",
+                    basis_note=("A least-squares log-log exponent in d of Algorithm 1's operation counts (iterations T ∝ L "
+                                "∝ d times the implementation's per-iteration flops) over d ∈ {16, 32, 64, 128} at n = 8, "
+                                "against the claimed exponent 1 with 0.2 allowed: a fit over four sizes, not a proof; the "
+                                "O(·) also hides μ and L(M⁽⁰⁾), which depend on d."))
 
 
 claims.running_time("attention_pruning.claim.runtime", "with L(M0), μ, ε and R held fixed, Algorithm 1's T iterations "
@@ -469,7 +487,8 @@ claims.running_time("attention_pruning.claim.runtime", "with L(M0), μ, ε and R
               "which justifies δ > 0 (min_ij f̃(M)_ij ≥ δ > 0)",
               hypotheses="the loss of Def 3.2 (the one of Appendix B and the experiments: causal mask) or Def 1.2",
               instances=lambda: pruning_instances(max_n=4, max_d=3), fields=INSTANCE_FIELDS, expected="falsified",
-              notes="Under the causal mask f̃_ij = 0 for j > i, so δ = 0 whenever n ≥ 2.")
+              notes="Under the causal mask f̃_ij = 0 for j > i, so δ = 0 whenever n ≥ 2.",
+              conventions=("attention_mask",), reading="causal mask (Def 3.2) included")
 def assumptions_practical(inst):
     X, W, M, lam, causal = (to_oracle(v) for v in inst)
     delta = min(O.f_tilde(X, W, M, mask_of(X, causal)))
@@ -484,4 +503,14 @@ def assumptions_practical(inst):
               notes="Each row of f̃ is a softmax of finite logits, so every entry is exp(·)/Σexp(·) > 0; under the "
                     "causal mask of Def 3.2 (the experiments' loss) no repair keeps δ > 0.")
 def assumptions_practical_repair(inst):
+    return assumptions_practical(inst)
+
+
+@claims.check("attention_pruning.claim.assumptions_practical", "the pruned attention matrix has every entry positive, "
+              "which justifies δ > 0 (min_ij f̃(M)_ij ≥ δ > 0)", alternative=True, reading="no mask (Def 1.2)",
+              conventions=("attention_mask",), conventions_used={"attention_mask": "no mask (Def 1.2)"},
+              hypotheses="the loss of Def 1.2 (M_c = 1), the problem the abstract's convergence statement names",
+              instances=lambda: pruning_instances(max_n=4, max_d=3).map(lambda a: (*a[:4], False)), fields=INSTANCE_FIELDS,
+              notes="Without the mask each row of f̃ is a softmax of finite logits, every entry positive.")
+def assumptions_practical_unmasked(inst):
     return assumptions_practical(inst)

@@ -135,6 +135,13 @@ _PROTO = ("Protocol: module docstring of properties/attention_pruning/experiment
 _NO_REPAIR = ("No repair known: the paper's protocol is not recovered (spec §5.8), so any corrected empirical "
               "statement would be fitted to this harness's own runs rather than derived.  ")
 _PROTO_NR = _PROTO + _NO_REPAIR
+_EVIDENCE = dict(
+    basis="evidence", conventions=("protocol",),
+    basis_note="Evidence about the method, not a refutation of Figure 2: judged on the harness's own QUICK grid (d = 16, "
+               "n ∈ {16, 32, 64}, ρ ∈ {0.25, 0.5, 0.75}, λ ∈ {2⁻¹², 2⁻⁸, 2⁻⁴, 1}), 2 seeds, 300 momentum steps, both "
+               "logit scalings and its own re-implementations of Wanda and SparseGPT; the paper's protocol (data, "
+               "seeds, scaling, baselines' settings) is not recovered, and the mean errors carry no confidence "
+               "interval.")
 
 
 def _points(impl):
@@ -144,7 +151,7 @@ def _points(impl):
 
 
 @claims.check("attention_pruning.emp.beats_baselines", "the relative error of ours is below Wanda's and SparseGPT's at "
-              "every λ, n and ρ of Figure 2, by a large margin", uses=_USES, expected="falsified",
+              "every λ, n and ρ of Figure 2, by a large margin", uses=_USES, expected="falsified", **_EVIDENCE,
               notes=_PROTO_NR + "Judged: max over all points of err(ours)/min(err(Wanda), err(SparseGPT)) ≤ 1 (a 'large "
                              "margin' would need it well below 1).")
 def beats_baselines(impl):
@@ -165,7 +172,8 @@ def _judged_per_scaling(claim_id, statement, *, axis, notes, holds_note="holds i
             return float_outcome(len(bad), 0, note="; ".join(bad) or holds_note)
 
         check.__name__, check.__qualname__ = violations.__name__, violations.__qualname__
-        return claims.check(claim_id, statement, uses=_USES, expected="falsified", notes=_PROTO_NR + notes)(check)
+        return claims.check(claim_id, statement, uses=_USES, expected="falsified", notes=_PROTO_NR + notes,
+                            **_EVIDENCE)(check)
 
     return declare
 

@@ -186,14 +186,24 @@ def _lemC3(X, W, M, lam, causal):
 claims.identity("attention_pruning.lemC2", "C1^{(i0,j0)} = c_{i0,j0}f̃_{i0,j0}·W∘(x_{i0}x_{j0}ᵀ), and C1(M) = "
                 "Σ_{i0,j0}C1^{(i0,j0)} = W∘(Xᵀp1(M)X)", hypotheses=HYP,
                 instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), fields=INSTANCE_FIELDS, sides=_lemC2,
-                notes="each block entrywise against B1 (spec def.B), and the sum against the matrix form")
+                notes="each block entrywise against B1 (spec def.B), and the sum against the matrix form",
+                provenance="D",
+                source=("spec §5.3 lemC2: Lemma C.2's display is lost (its proof's “Part 2. We further compute the summation of "
+                        "C_1(M)” survives); the form is the one Theorem C.5's proof combines"))
 claims.identity("attention_pruning.lemC3", "C2(M) = Σ C2^{(i0,j0)} = −W∘(Xᵀp2(M)X)", hypotheses=HYP,
-                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), fields=INSTANCE_FIELDS, sides=_lemC3)
+                instances=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), fields=INSTANCE_FIELDS, sides=_lemC3,
+                provenance="D",
+                source="spec §5.3 lemC3: Lemma C.3's display is lost (“Part 2. We further compute the summation of C_2”)")
 claims.identity("attention_pruning.lemC4", "C3(M) = [B3]_{i1,j1} = λM", hypotheses=HYP,
                 instances=_small, fields=INSTANCE_FIELDS, sides=_lemB14, max_examples=8,
-                notes="C3 as the matrix of numerical partial derivatives of L_reg = (λ/2)‖M‖_F²")
+                notes="C3 as the matrix of numerical partial derivatives of L_reg = (λ/2)‖M‖_F²",
+                provenance="D",
+                source="spec §5.3 lemC4: Lemma C.4's display is lost; C_3(M) = λM is the derivative of L_reg = (λ/2)‖M‖_F²")
 claims.identity("attention_pruning.thm5.3", "∇_M L(M) = W∘(Xᵀp(M)X) + λM, p as in Def C.1", hypotheses=HYP + "; none else",
                 instances=_small, fields=INSTANCE_FIELDS,
                 sides=lambda X, W, M, lam, causal: (numerical_gradient(X, W, M, lam, mask_of(X, causal)),
                                                     O.gradient_closed_form(X, W, M, lam, mask_of(X, causal))),
-                max_examples=10, notes="left: 50-digit numerical gradient of the loss; right: the paper's closed form")
+                max_examples=10, notes="left: 50-digit numerical gradient of the loss; right: the paper's closed form",
+                provenance="D",
+                source=("spec §5.3 thm5.3: Theorem 5.3 = C.5's display is lost (the text names “the closed form of the "
+                        "gradient”); its proof combines Lemmas B.15, C.2–C.4 and Definition C.1"))
