@@ -17,7 +17,7 @@ from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, 
 from .common import PAPER, boost, cond_digits, orth, trivially_true, unit, with_note
 from .strategies import tall
 
-__all__ = ["claims", "d2_objects", "lemD_2", "lemD_2_repair", "lemD_5"]
+__all__ = ["claims", "d2_objects", "lemD_2", "lemD_2_literal", "lemD_2_repair", "lemD_5"]
 
 claims = ClaimSet(PAPER)
 
@@ -37,11 +37,19 @@ claims.identity("attention_kernel_regression.factD.1", "(∀ unit x: 1−ε ≤ 
                 scale=lambda A: 1 + linalg.spectral_norm(A) ** 2, provenance="R")
 
 
+def _d2_build(A):
+    return st.tuples(st.just(A), scalars(0.001, 0.9), st.lists(st.booleans(), min_size=A.shape[0],
+                                                               max_size=A.shape[0]))
+
+
 def _d2_instances():
-    def build(A):
-        return st.tuples(st.just(A), scalars(0.001, 0.9), st.lists(st.booleans(), min_size=A.shape[0],
-                                                                   max_size=A.shape[0]))
-    return tall(n_lo=2, n_hi=4, d_hi=2, cond=4.0).flatmap(build)
+    return tall(n_lo=2, n_hi=4, d_hi=2, cond=4.0).flatmap(_d2_build)
+
+
+def _d2_square_instances():
+    """Lemma D.2 as printed (b ∈ Rⁿ): ‖AᵀAx' − b‖ type-checks only for n = d, so square A of full rank."""
+    return dims(1, 2).flatmap(lambda n: conditioned_matrices(st.just(n), st.just(n), max_log10_cond=4.0)).flatmap(
+        _d2_build)
 
 
 def d2_objects(A, eps, signs) -> dict:
@@ -69,7 +77,7 @@ def _d2_parts(Am, e, t):
               expected="falsified", instances=_d2_instances, fields=("A", "ε", "signs"),
               to_statement=d2_objects,
               notes="Spec: FAILS; true bound (ε/(1−ε))·κ(A)·‖b‖. The search finds ratios ≈ κ(A).",
-              provenance="R", conventions=("norms",))
+              provenance="R", conventions=("norms",), reading="b ∈ R^d (typo-corrected)")
 def lemD_2(inst):
     A, eps, t = inst
     Am, e = to_mp(A), mp.mpf(eps)
@@ -86,6 +94,17 @@ def lemD_2(inst):
         corrected = linalg.norm2(G * x - b) / (e / (1 - e) * k * linalg.norm2(b))
     return with_note(out, f"κ(A) = {mp.nstr(k, 4)}; ratio to the corrected bound (ε/(1−ε))κ‖b‖: "
                           f"{mp.nstr(corrected, 4)}")
+
+
+@claims.check("attention_kernel_regression.lemD.2", "(1−ε)AᵀA ⪯ AᵀSᵀSA ⪯ (1+ε)AᵀA, x' = argmin‖AᵀSᵀSAx − b‖ ⇒ ‖AᵀAx' − b‖ ≤ ε‖b‖",
+              hypotheses="as printed, b ∈ Rⁿ: AᵀAx' − b type-checks only for n = d, so A square of full rank "
+                         "(n = d ≤ 2, κ ≤ 1e4), ε ∈ [0.001, 0.9], SᵀS = diag(1 ± ε), b the worst direction",
+              expected="falsified", instances=_d2_square_instances, fields=("A", "ε", "signs"), to_statement=d2_objects,
+              alternative=True, reading="b ∈ Rⁿ as printed (n = d)", conventions=("norms",),
+              notes="The literal statement fails too (already at n = d = 1: A = [1], SᵀS = ½ gives ‖AᵀAx' − b‖ = ‖b‖ "
+                    "against ε‖b‖ = ½‖b‖), so the typo does not decide the verdict.")
+def lemD_2_literal(inst):
+    return lemD_2(inst)
 
 
 @claims.check("attention_kernel_regression.lemD.2",
