@@ -164,7 +164,7 @@ claims.running_time("attention_kernel_regression.lemJ.1.p4",
                     notes="Stage k needs Θ(k log κ) iterations (tolerance ε_k/κ^{2k}), so the total is Θ(j² log κ): "
                           "fitted exponent ≈ 1.9 against the claimed linear-in-k form (exponent ≈ 1.2 on this grid "
                           "with its log(k/δ)).",
-                    provenance="R", conventions=("constants", "log_base"), basis="evidence",
+                    provenance="R", conventions=("constants", "log_base", "kappa"), basis="evidence",
                     basis_note=("A least-squares log-log exponent of Algorithm 5's worst-case iteration counts over j = 2, "
                                 "4, 8, 16 (n = 64, d = 3, κ = 100, ε = 1e-2, δ = 0.05), against the claimed form's "
                                 "exponent on the same grid with 0.2 allowed: a fit over four sizes, not a proof. The Θ(k "
@@ -219,7 +219,7 @@ claims.inequality("attention_kernel_regression.thmJ.2",
                         "j = 2, κ = 1). With the corrected tolerances (spec alg.5) the theorem holds; the shipped "
                         "implementation (real alg.2 with a residual rule) meets the bound on random instances: see "
                         "thm1.4 (verified).",
-                  provenance="R", conventions=("probability", "kappa"), basis="proof step",
+                  provenance="R", conventions=("probability", "constants", "kappa"), basis="proof step",
                   basis_note=("Algorithm 5 is run with sub-solvers that meet Lemma G.1's guarantee with equality in an "
                               "adversarial direction (spec T5), not with Algorithm 2's randomised output. The proof uses "
                               "each stage only through that guarantee, so its tolerance schedule is refuted; the theorem "
@@ -277,7 +277,7 @@ claims.running_time("attention_kernel_regression.thmJ.2.time",
               notes="The guarantee holds for the implementation (real alg.2 overshoots its tolerance). The running-time "
                     "part in j fails as for thmJ.2.time; here only the n-dependence is judged (exponent of the "
                     "operation counts).",
-              provenance="R", conventions=("probability", "kappa"))
+              provenance="R", conventions=("probability", "constants", "kappa"))
 def thm1_4(seed, impl):
     return with_time(_even_trial(seed, impl, 1 + seed % 3), algorithm_time(impl, "even_powers"))
 

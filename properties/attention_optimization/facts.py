@@ -190,7 +190,8 @@ claims.loewner("attention_optimization.fact4.4.p7", "diag(u∘v) ⪯ ‖u‖₂�
                     "multiplications are counted as they execute (oracle.attention_optimization."
                     "classical_matmul).  The counts of all six orders of (a, b, c) agree exactly (constant 1 "
                     "in the O), and each product is checked against mpmath's.  The cited ω-exponent part "
-                    "(fast matrix multiplication, tensor-rank symmetry) is not measurable here.")
+                    "(fast matrix multiplication, tensor-rank symmetry) is not measurable here.",
+              conventions=('constants',))
 def fact4_mm(inst):
     """attention_optimization.fact4.mm: max over the orders of (a, b, c) of T / min of T ≤ 1."""
     counts = []

@@ -174,12 +174,13 @@ claims.running_time("attention_optimization.lem5.3.time",
                     uses=("attention_flops",), sizes=_SIZES, count=_flops("forward", 8),
                     claimed=lambda n: n * n * 8 + n * 64,
                     hypotheses="d = 8; XLA FLOPs of the forward kernel over n = 256 … 2048",
-                    notes="The fitted exponent in n is compared with that of n²d + nd² (classical T_mat).")
+                    notes="The fitted exponent in n is compared with that of n²d + nd² (classical T_mat).",
+                    conventions=('constants',))
 claims.running_time("attention_optimization.lem5.4.subcost", "(diag f − ffᵀ)h costs O(n) as f∘h − ⟨f,h⟩f",
                     uses=("attention_flops",), sizes=(1024, 4096, 16384, 65536), count=_flops("softmax_jvp", 1),
                     claimed=lambda n: n, hypotheses="f, h ∈ Rⁿ; XLA FLOPs of the softmax-Jacobian product",
                     notes="The remainder's O(nd²) per (j0, i0) is covered by lem5.4.grad_x_matrix's matrix form, whose "
-                          "gradient FLOPs scale as n²d in total (see alg.time).")
+                          "gradient FLOPs scale as n²d in total (see alg.time).", conventions=("constants",))
 
 
 def _alg_time(impl):
@@ -203,4 +204,5 @@ claims.check("attention_optimization.alg.time",
                         "sketch kernel over d at n = 2048; the log(1/ε) iteration count is thm1.3's",
              notes="The exact Hessian blocks cost O(n²d² + nd⁴): quadratic in n like the claim, but a factor d above "
                    "T_mat(n,n,d) at fixed n, which the paper's sketching of the regulariser does not remove; the "
-                   "d-exponent is therefore judged against the d^{2ω} (dense solve) term only at n = 16 ≪ d².")(_alg_time)
+                   "d-exponent is therefore judged against the d^{2ω} (dense solve) term only at n = 16 ≪ d².",
+             conventions=('constants',))(_alg_time)

@@ -103,7 +103,8 @@ def sec13_ose(seed, impl):
               hypotheses="n = 16, d = 3, Gaussian A1, A2, W = diag(U[0.5, 2]) per seed",
               notes="The identity Σ_{j0}𝖠_{j0}ᵀW𝖠_{j0} = (A1ᵀA1) ⊗ (A2ᵀWA2) is checked in each trial against the "
                     "explicit block sum; the running time (Õ(n log n·d + d^{2ω})) is judged on counts by alg.time's "
-                    "sweep, the sketch's own FLOPs being attention_flops('sketch', n, d).")
+                    "sweep, the sketch's own FLOPs being attention_flops('sketch', n, d).",
+              conventions=('probability', 'constants'))
 def sec13_hessian_approx(seed, impl):
     A1, A2, w = _ose_data(seed)
     n, d = A1.shape

@@ -144,7 +144,8 @@ claims.inequality(
           "G_4 + … + G_8 − 2G_9 − 2G_10 (def.G). The paper's 8-term decomposition is incomplete "
           "(G_9, G_10 missing; lem5.15.paperB), yet the bound with the measured ‖G_1‖ … ‖G_8‖ still "
           "holds on every instance searched (float64 exploration of 2·10⁵ simplex pairs: worst 0.49); "
-          "with all 10 terms it is the triangle inequality. Left side from numerical Hessians.")
+          "with all 10 terms it is the triangle inequality. Left side from numerical Hessians.",
+    conventions=('constants',))
 
 claims.lipschitz("softmax_regression.lem7.1", "‖∇²L(x) − ∇²L(y)‖ ≤ β⁻² n^{1.5} exp(20R²) ‖x − y‖₂",
                  hypotheses=_LIP_HYP, instances=_hessian_pairs, fields=_PAIR, value=S.true_hessian_exp,

@@ -398,7 +398,8 @@ claims.inequality(
                     "implementation forms AᵀD̃A and exact leverage scores in O(n d²), so its d-exponent tends to 2 "
                     "as d grows: within the recipe's 3.2, but above the 1 that nnz(A) = nd alone would give at "
                     "fixed n (the spec notes exact leverage scores do not meet the paper's bound). Two sweeps "
-                    "with a two-sided window in n, so not the one-sweep running_time shape.")
+                    "with a two-sided window in n, so not the one-sweep running_time shape.",
+              conventions=('constants',))
 def thm9_1_time(impl):
     ns, ds = [512, 1024, 2048, 4096], [4, 8, 16, 32]
     fn = [float(impl.softmax_iteration_flops(n, 4)) for n in ns]
@@ -439,7 +440,8 @@ _LEM85_EPS0, _LEM85_DELTA = 0.3, 0.1
               notes="A trial fails when a generalized eigenvalue of (AᵀD̃A, AᵀDA) leaves [1 − ε0, 1 + ε0] (judged "
                     "in mpmath) or nnz(D̃) > s·d + 6√(s·d), s = 3 ln(2d/δ)/ε0² (E nnz ≤ s·d; the excess has "
                     "probability < 1e-8). ε0 = 0.3 lies outside the paper's (0, 0.1) so that n stays small enough "
-                    "for the oracle while rows are actually dropped; the spec reports 0/1200 failures at 0.1 and 0.3.")
+                    "for the oracle while rows are actually dropped; the spec reports 0/1200 failures at 0.1 and 0.3.",
+              conventions=('probability', 'constants'))
 def lem8_5(seed, impl):
     A, D = _lem8_5_instance(seed)
     Dt = output(impl.softmax_sparsify(A.copy(), D.copy(), _LEM85_EPS0, _LEM85_DELTA, seed), "softmax_sparsify",
