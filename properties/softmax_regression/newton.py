@@ -375,7 +375,17 @@ claims.inequality(
     sides=lambda ratio: (mp.mpf("0.4") ** (_T_log2(ratio) if ratio > 1 else 0) * ratio, mp.mpf(1)),
     notes="AMBIGUOUS log base. Judged: 0.4^T·(r_0/ε) ≤ 1 with T = ⌈log₂(r_0/ε)⌉ (holds for any base ≤ 2.5). "
           "With the natural log it fails (spec: r_0/ε = 100 gives 0.4⁵·100 = 1.024). Whether the 0.4 "
-          "contraction itself holds is lem8.8 (it does not).", conventions=("log_base",))
+          "contraction itself holds is lem8.8 (it does not).", conventions=("log_base",), reading="log₂")
+
+claims.inequality(
+    "softmax_regression.thm9.1.iters", "Algorithm 1 runs T = log(‖x_0 − x*‖₂/ε) iterations",
+    hypotheses="r_T ≤ 0.4^T r_0 (the proof's per-step contraction); r_0/ε ≥ 1; reading T = ⌈ln(r_0/ε)⌉",
+    instances=lambda: st.one_of(scalars(0.0, 12.0).map(lambda e: 10.0**e), st.just(100.0), st.just(1e8)),
+    fields=("r_0/ε",), expected="falsified", alternative=True, reading="natural log", conventions=("log_base",),
+    conventions_used={"log_base": "natural log"},
+    sides=lambda ratio: (mp.mpf("0.4") ** (max(1, int(mp.ceil(mp.log(mp.mpf(ratio))))) if ratio > 1 else 0) * ratio,
+                         mp.mpf(1)),
+    notes="With the natural log T is too small for the proof's 0.4 contraction (r_0/ε = 100: T = 5, 0.4⁵·100 = 1.024).")
 
 claims.inequality(
     "softmax_regression.thm9.1.union",
