@@ -123,7 +123,11 @@ claims.inequality(
                "range(Wᵀ) is measured exactly and must be ≤ 1/3 (else the instance is rejected)",
     instances=_near_isometries, sides=_eq78_sides, max_examples=25, fields=("W", "S"),
     notes="Spec: HOLDS (derived: κ(RᵀSWᵀ) = κ(Σ) = κ(SWᵀ) ≤ ((1+ε₀)/(1−ε₀))κ(W) ≤ 2κ(W)).",
-    provenance="R", conventions=("kappa",))
+    provenance="R", conventions=("sigma_min", "kappa"),
+    conventions_used={"sigma_min": "min(m,n)-th singular value"},
+    vacuous_note="Judged with κ(W) = σ_1(W)/σ_m(W), the min(m,n)-th singular value, as the proof of Theorem L.3 means "
+                 "it: under the paper's σ_min (§A.1) the wide m×n W has σ_min(W) = 0, κ(W) = ∞, and the bound holds "
+                 "trivially.")
 
 
 def _eq86_instances():
