@@ -201,7 +201,10 @@ claims.trial(
     hypotheses="A ∈ R^{32×3} Gaussian (every other trial coherent: A[:3] += 50I), ε = 0.5, δ = 0.1, "
                "m = ⌈ε^{-2} n ln(nd/δ)⌉ (constant 1); distortion max|σ_i(SQ) − 1| from exact Grams",
     notes="Spec: HOLDS (trivially: more rows than lemC.5.srht needs; rows proportional to the ambient n, where the "
-          "subspace dimension would do).", provenance="R", conventions=("constants", "probability"))(_l2_trial)
+          "subspace dimension would do).", provenance="R", conventions=("constants", "probability"),
+    vacuous_note="True as printed but nearly trivially: m = O(ε⁻²n log(nd/δ)) rows grow with the ambient "
+                 "dimension n (here m = 879 > n = 32), where Lemma C.5 needs rows proportional to the subspace "
+                 "dimension d; Algorithm 7 uses it with subspace dimension m and ambient n.")(_l2_trial)
 
 
 # ============================================================================ Theorem L.5
