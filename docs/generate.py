@@ -1,4 +1,9 @@
-"""The generated pages of ``docs/`` (issue 24, items 1-2): ``python -m properties docs [--out DIR]``.
+"""The generated pages of ``docs/``: ``python -m properties docs [--out DIR]`` (or ``python docs/generate.py``).
+
+The generator reads the checkout (``docs/source/``, the committed ledgers under ``errata/``) and writes
+its ``docs/``, so it lives in the checkout, beside what it reads, and is no part of the installed
+package: ``python -m properties docs`` runs this file when the package is a checkout's (an editable
+install) and exits 2 with one line elsewhere.
 
 Every page written here is a function of committed sources only, so ``tests/properties/meta/test_docs.py`` can
 regenerate the pages into a temporary directory and require them equal to the committed ones:
@@ -30,6 +35,12 @@ import json
 import pathlib
 import re
 import sys
+
+from properties.contract import table
+from properties.ledgerfile import check_output_directory, instance_text
+from properties.registry import adapters, load_all, paper, paper_names, papers
+from properties.report import conventions_table, conventions_text, readme_status
+from properties.toolkit.provenance import AS_WRITTEN, NOT_JUDGED, PROVENANCE_WORDS, STRENGTH_WORDS, STRENGTHS, annotate
 
 __all__ = ["OTHER_PAGES", "ROOT", "anchors", "baselines_page", "contract_page", "generate", "generated", "main",
            "oracle_page", "pages", "paper_page", "status_page"]
@@ -77,7 +88,6 @@ def _number(x) -> str:
 
 def _instance(entry: dict, source: str) -> str:
     """The entry's counterexample as the errata write it (:func:`properties.ledgerfile.instance_text`), cut."""
-    from .ledgerfile import instance_text
 
     text = instance_text(entry).replace("\n", ";")
     if len(text) > INSTANCE_CHARS:
@@ -113,8 +123,6 @@ def _verdict(entry: dict, source: str, ci_entry: dict | None) -> str:
 
 def _about(claim) -> list[str]:
     """Where the statement comes from and the conventions it is judged under (the registry's declaration)."""
-    from .report import conventions_text
-    from .toolkit.provenance import PROVENANCE_WORDS
 
     lines = [f"- **Provenance:** {claim.provenance} ({PROVENANCE_WORDS[claim.provenance]})"
              + (f"; the statement rests on: {claim.source}" if claim.source else "")]
@@ -131,7 +139,6 @@ def _annotated(claim, deep: dict, ci: dict) -> tuple[dict | None, str]:
     """(the claim's entry with what its verdict is about, the ledger its readings' verdicts come from):
     the deep ledger's entry, else the ci ledger's; readings from the ci ledger when the deep one predates
     them; what a ledger lacks is completed from the registry (:func:`properties.toolkit.provenance.annotate`)."""
-    from .toolkit.provenance import annotate
 
     entry, where = (deep[claim.id], DEEP) if claim.id in deep else (ci.get(claim.id), CI)
     if entry is None:
@@ -144,8 +151,6 @@ def _annotated(claim, deep: dict, ci: dict) -> tuple[dict | None, str]:
 def _judged_readings(claim, deep: dict, ci: dict) -> list[str]:
     """The strength of a falsification and each alternative reading with its verdict; a verified claim's
     note where it holds only under the harness's reading."""
-    from .report import conventions_text
-    from .toolkit.provenance import NOT_JUDGED, STRENGTH_WORDS
 
     entry, where = _annotated(claim, deep, ci)
     if entry is None:
@@ -189,7 +194,6 @@ def _claim(claim, deep: dict, ci: dict) -> list[str]:
 
 def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
     """``docs/<name>.md``: the paper's claims with their verdicts, then its definitions and notes."""
-    from .registry import load_all, paper
 
     unit = paper(name)
     deep, ci = _ledger(root)
@@ -201,8 +205,6 @@ def paper_page(name: str, *, root: pathlib.Path = ROOT) -> str:
         v = entry["verdict"] if entry else "not run"
         count[v] = count.get(v, 0) + 1
         strengths.append((entry or {}).get("strength"))
-    from .report import conventions_table
-    from .toolkit.provenance import AS_WRITTEN, STRENGTHS
 
     by_strength = ", ".join(f"{strengths.count(s)} {s}" for s in STRENGTHS if s in strengths)
     lines = [_HEADER.format(sources=f"the registry (properties/{name}/), {DEEP}, {CI} and "
@@ -253,8 +255,6 @@ def baselines_page(*, root: pathlib.Path = ROOT) -> str:
 
 def contract_page(*, root: pathlib.Path = ROOT) -> str:
     """``docs/contract.md``: the adapter contract with every symbol of its tolerance rules."""
-    from .contract import table
-    from .registry import adapters, papers
 
     owner = {a.name: p.name for p in papers() for s in p.adapters for a in s}
     notes = {p.name: anchors(_read(f"docs/source/{p.name}-notes.md", root)) for p in papers()}
@@ -331,7 +331,6 @@ def oracle_page(*, root: pathlib.Path = ROOT) -> str:
 
 def status_page() -> str:
     """``docs/status.md``: the recorded finding of every claim, per paper, and the falsified claims."""
-    from .report import readme_status
 
     return (_HEADER.format(sources="the registry's recorded findings (properties.report.readme_status)")
             + "# Status: the recorded findings\n\n"
@@ -350,14 +349,12 @@ OTHER_PAGES = ("pruning_baselines.md", "contract.md", "oracle.md", "status.md")
 def generated() -> tuple[str, ...]:
     """The file names :func:`generate` writes: ``<paper>.md`` for each paper of ``claims.tsv``, then
     :data:`OTHER_PAGES`."""
-    from .registry import paper_names
 
     return tuple(f"{name}.md" for name in paper_names()) + OTHER_PAGES
 
 
 def pages(*, root: pathlib.Path = ROOT) -> dict[str, str]:
     """Every generated page by file name."""
-    from .registry import paper_names
 
     out = {f"{name}.md": paper_page(name, root=root) for name in paper_names()}
     out["pruning_baselines.md"] = baselines_page(root=root)
@@ -385,7 +382,6 @@ def main(argv=None, *, prog: str = "python -m properties docs") -> int:
                                 "docs/source/.")
     p.add_argument("--out", default=str(ROOT / "docs"), help="directory to write into (default: the repository's docs/)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
-    from .ledgerfile import check_output_directory
 
     try:
         check_output_directory(args.out)
@@ -403,4 +399,4 @@ def main(argv=None, *, prog: str = "python -m properties docs") -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(prog="python -m properties.docs"))
+    sys.exit(main(prog="python docs/generate.py"))

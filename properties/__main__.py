@@ -279,9 +279,20 @@ def _certify(argv) -> int:
 
 
 def _docs(argv) -> int:
-    from .docs import main as docs
+    """Run the checkout's generator ``docs/generate.py`` (it reads ``docs/source/`` and ``errata/`` and writes
+    ``docs/``, so it is no part of the installed package); one line and exit 2 where there is no checkout."""
+    import importlib.util
 
-    return docs(argv)
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "generate.py")
+    if not os.path.isfile(script):
+        print("error: python -m properties docs writes the docs/ of a checkout and runs its docs/generate.py; "
+              "this package is installed, not a checkout's (clone the repository and pip install -e .)",
+              file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("docs_generate", script)
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    return generator.main(argv)
 
 
 SUBCOMMANDS = {

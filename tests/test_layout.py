@@ -1,7 +1,12 @@
 """The layout rules of docs/development.md ("Layout" and "Principles"), checked on the source tree.
 
-- No import cycle inside ``properties/``, ``oracle/`` or ``solvers/`` (explicit imports, wherever
-  they stand in a module, resolved to project modules).
+- No import cycle inside ``properties/``, ``oracle/`` or ``solvers/`` (import statements wherever they
+  stand in a module, and string imports: ``importlib.import_module``, ``find_spec`` and ``__import__``
+  of a name a reader can resolve, resolved to project modules).
+- Layers: :data:`LAYERS` places every module of ``properties/``; each import goes to a lower tier or
+  stays inside its unit, and above the registry no module imports a paper's content or the shared unit.
+- One exception root: every exception class of ``properties/`` derives from ``HarnessError``
+  (``properties/errors.py`` draws the tree and names the two outside it).
 - Independence (docs/development.md#independence): ``oracle`` imports neither ``solvers``, ``properties`` nor JAX;
   ``solvers`` imports neither ``oracle`` nor ``properties``; ``properties`` imports ``solvers`` only
   where the adapter contract names the project's own implementation (``solvers.adapter``) as the default.
@@ -420,7 +425,7 @@ LAYERS = (
                               "isolation": ["properties.isolation", "properties.worker"]}),
     ("L4 runners", {"ledger": ["properties.ledger"], "certify": ["properties.certify"],
                     "report": ["properties.report"]}),
-    ("L4 runners over runners", {"validate": ["properties.validate"], "docs": ["properties.docs"]}),
+    ("L4 runners over runners", {"validate": ["properties.validate"]}),
     ("L5 front ends", {"cli": ["properties.__main__"], "pytest plugin": ["properties.suite"],
                        "package": ["properties"]}),
 )

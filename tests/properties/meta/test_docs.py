@@ -3,6 +3,7 @@ the code, README and docs/ resolves to an anchor of docs/, the oracle examples r
 registry's, and every command of README and docs/ runs as written (or, where it needs hours, a cluster or
 the network, is parsed by its own command line)."""
 
+import importlib.util
 import os
 import pathlib
 import re
@@ -12,11 +13,13 @@ import sys
 
 import pytest
 
-from properties import docs
 from properties.registry import paper_names
 from properties.report import readme_status
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+_SPEC = importlib.util.spec_from_file_location("docs_generate", ROOT / "docs" / "generate.py")
+docs = importlib.util.module_from_spec(_SPEC)  # the checkout's generator, no part of the installed package
+_SPEC.loader.exec_module(docs)
 DOCS = ROOT / "docs"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PAGES = {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))}
@@ -209,3 +212,19 @@ def test_every_command_of_readme_and_docs_runs_as_written(command, where, workdi
         argv.append("--help")
     done = _run(argv, workdir)
     assert done.returncode == 0, f"{where}: `{command}` exited {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+
+
+def test_docs_outside_a_checkout_exits_2_with_one_line(tmp_path):
+    """The generator lives in the checkout (docs/generate.py), not in the package: a copy of the package
+    with no checkout around it refuses ``python -m properties docs`` in one line, and writes nothing."""
+    import shutil
+
+    site = tmp_path / "site"
+    for pkg in ("oracle", "properties"):
+        shutil.copytree(ROOT / pkg, site / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    proc = subprocess.run([sys.executable, "-m", "properties", "docs", "--out", str(tmp_path / "out")], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stderr.count("\n") == 1 and "docs/generate.py" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
