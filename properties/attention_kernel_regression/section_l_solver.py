@@ -219,7 +219,12 @@ claims.inequality(
                "c = 0.9 (the largest rate Lemma D.3 allows)",
     instances=_gd_instances, sides=_gd_sides, expected="falsified", max_examples=25, fields=("W", "y"),
     notes="Spec: FAILS. Φ = Σ^{-2} (thmL.3.phi) has eigenvalues σ_i(SWᵀ)^{-2}: unit-step GD diverges when some "
-          "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.", provenance="R")
+          "σ_i < 2^{-1/4} and stalls when they are large; Lemma D.3's window [3/4, 5/4] never applies.", provenance="R",
+    basis="proof step",
+    basis_note="Refutes the step of Theorem L.3's proof that applies Lemma D.3 to Φ (eq. 82), for a generic W with "
+               "S = I_n rather than the theorem's W_g(X) and SRHT: Φ = Σ⁻² lies outside Lemma D.3's window unless the "
+               "singular values of SWᵀ lie in [0.89, 1.15], which nothing in the proof arranges (eq. 80 does not), "
+               "but the judged W are not feature maps W_g(X), so Theorem L.3 itself is not refuted here (see thmL.3).")
 
 
 def _gd_window_instances():
