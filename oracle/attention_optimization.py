@@ -17,7 +17,7 @@ from __future__ import annotations
 from mpmath import mp
 
 from . import derivatives
-from .linalg import converged, diag, dot, entrywise, exp_entrywise, kron
+from .linalg import converged, diag, dot, entrywise, exp_entrywise, kron, vec
 from .precision import as_float_array, check_int, check_mp, to_mp
 
 __all__ = ["alpha_row", "c_entry", "classical_matmul", "f_row", "h_col", "kron_block", "L_entry",
@@ -57,8 +57,7 @@ def classical_matmul(A, B):
 
 def vec_row(X):
     """x = vec_row(X): x[a·d + b] = X[a, b] (numpy ``X.reshape(-1)``)."""
-    check_mp(X, "X", ndim=2)
-    return mp.matrix([X[a, b] for a in range(X.rows) for b in range(X.cols)])
+    return vec(X)
 
 
 def vec_cols(Y):
@@ -144,11 +143,34 @@ def multiple_softmax_loss(A1, A2, X, B):
 def L_half(A1, A2, A3, B, x, y):
     """L_half(x, y) = Σ_{j0,i0} L(x, y)_{j0,i0} = ½ L (spec def.loss; all gradient and Hessian
     statements are for this normalisation)."""
-    # L_entry's terms, with each f(x)_{j0} and h(y)_{i0} computed once (not once per entry)
-    _mats(B=B)
-    f = [f_row(A1, A2, x, j0) for j0 in range(A1.rows)]
-    h = [h_col(A3, y, i0) for i0 in range(A3.cols)]
-    return mp.fsum((dot(f[j0], h[i0]) - B[j0, i0]) ** 2 / 2 for j0 in range(A1.rows) for i0 in range(A3.cols))
+    _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
+    d = A1.cols
+    if (A2.cols != d or A3.cols != d or A3.rows != A2.rows or x.rows != d * d or y.rows != d * d or x.cols != 1
+            or y.cols != 1 or B.rows < A1.rows or B.cols < d):
+        raise ValueError(f"A1 (n×d = {A1.rows}x{d}), A2 and A3 (the same number of rows, d columns), B (at least n×d) "
+                         f"and x, y (d²×1 columns) must fit, got A2 {A2.rows}x{A2.cols}, A3 {A3.rows}x{A3.cols}, "
+                         f"B {B.rows}x{B.cols}, x {x.rows}x{x.cols}, y {y.rows}x{y.cols}")
+    return _loss_half(A1, A2, A3, B, x, y)
+
+
+def _loss_half(A1, A2, A3, B, x, y):
+    """:func:`L_half` on validated arguments: the derivatives of this module call it at every stencil point,
+    so the arguments are checked once, at the public function.  The operations are exactly those of
+    L_entry's terms (:func:`kron_block` products rounded at the working precision, ``fdot`` for the matrix
+    products, ``mp.exp``, ``fsum``), with each f(x)_{j0} and h(y)_{i0} computed once, on lists of ``mpf``
+    instead of ``mp.matrix`` (zero terms, which ``mp.matrix`` products skip, add exactly 0)."""
+    d = A1.cols
+    a1, a2, a3 = A1.tolist(), A2.tolist(), A3.tolist()
+    xs = [x[k, 0] for k in range(d * d)]
+    ys = [y[k, 0] for k in range(d * d)]
+    f = []
+    for j0 in range(A1.rows):
+        u = [mp.exp(mp.fdot([a1[j0][a] * row[b] for a in range(d) for b in range(d)], xs)) for row in a2]
+        s = mp.fsum(u)
+        f.append([v / s for v in u])
+    h = [[mp.fdot(row, ys[i0 * d:(i0 + 1) * d]) for row in a3] for i0 in range(d)]
+    return mp.fsum((mp.fsum(fj[r] * hi[r] for r in range(len(fj))) - B[j0, i0]) ** 2 / 2
+                   for j0, fj in enumerate(f) for i0, hi in enumerate(h))
 
 
 # --- the paper's closed forms, as stated (the claims judge them; nothing here trusts them) ---
@@ -247,11 +269,17 @@ def L_reg_xy(A1, A2, A3, w, x, y, reading: str = "b"):
     first-principles sums over the entries, so their Hessians are independent of the stated ones."""
     _check_reading(reading)
     _mats(A1=A1, A2=A2, A3=A3, w=w, x=x, y=y)
-    n, d = A1.rows, A1.cols
-    if reading == "b" and any(w[i] < 0 for i in range(n)):
+    unvec_cols(y, A1.cols)  # y must hold d² entries
+    if reading == "b" and any(w[i] < 0 for i in range(A1.rows)):
         raise ValueError("w must be >= 0 under reading (b) (W^{1/2})")
+    return _loss_reg_xy(A1, A2, A3, w, x, y, reading)
+
+
+def _loss_reg_xy(A1, A2, A3, w, x, y, reading):
+    """:func:`L_reg_xy` on validated arguments (the derivatives' stencil points)."""
+    n, d = A1.rows, A1.cols
     X = mp.matrix([[x[a * d + b] for b in range(d)] for a in range(d)])
-    Y = unvec_cols(y, d)
+    Y = mp.matrix([[y[i0 * d + i1] for i0 in range(d)] for i1 in range(d)])  # unvec_cols(y, d)
     Z = A1 * X * A2.T  # L_reg,x = (d/2) Σ_{j0,k} Z[j0,k]² W[k,k]^p, p = 1 (b) or 2 (a)
     p = 1 if reading == "b" else 2
     rx = mp.fsum(Z[j, k] ** 2 * w[k] ** p for j in range(n) for k in range(n)) * d / 2
@@ -273,30 +301,40 @@ def _mats(**values):
 
 
 def _z_fn(A1, A2, A3, B, w, reading, x, y):
-    _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y, **({} if w is None else {"w": w}))
+    """z = (x, y) ↦ L_tot, the arguments validated once here (by :func:`L_tot` at (x, y)), not at every point."""
+    L_tot(A1, A2, A3, B, w, x, y, reading)
     k = A1.cols ** 2
-    return lambda z: L_tot(A1, A2, A3, B, w, z[0:k, 0], z[k:2 * k, 0], reading)
+    if w is None:
+        return lambda z: _loss_half(A1, A2, A3, B, z[0:k, 0], z[k:2 * k, 0])
+    return lambda z: (_loss_half(A1, A2, A3, B, z[0:k, 0], z[k:2 * k, 0])
+                      + _loss_reg_xy(A1, A2, A3, w, z[0:k, 0], z[k:2 * k, 0], reading))
 
 
+@derivatives.cached_at_point
 def gradient_x(A1, A2, A3, B, x, y, *, accuracy=None):
     """∇_x L_half (d² × 1) by numerical differentiation, resolved to the working precision relative to its
     largest entry as :func:`hessian_tot`'s blocks, and with ``accuracy`` to that absolute accuracy per entry
     (at B = 1e87 the zero floor relative to L_half ≈ 1e174 was 1e-5)."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
+    return derivatives.resolved(lambda z: _loss_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.gradient(f, z)],
+                                accuracy)[0]
 
 
+@derivatives.cached_at_point
 def gradient_y(A1, A2, A3, B, x, y, *, accuracy=None):
     """∇_y L_half (d² × 1, y stacking Y's columns) by numerical differentiation, resolved as :func:`gradient_x`."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.gradient(f, z)], accuracy)[0]
+    return derivatives.resolved(lambda z: _loss_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.gradient(f, z)],
+                                accuracy)[0]
 
 
+@derivatives.cached_at_point
 def gradient_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     """∇L_tot at z = (x, y) by numerical differentiation (2d² × 1)."""
     return derivatives.gradient(_z_fn(A1, A2, A3, B, w, reading, x, y), mp.matrix(list(x) + list(y)))
 
 
+@derivatives.cached_at_point
 def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     """∇²L_tot at z = (x, y) by numerical differentiation (2d² × 2d²; w = None: of L_half alone), each block
     (x–x, x–y, y–y) resolved to the working precision relative to its largest entry (:func:`oracle.derivatives.resolved`).
@@ -313,6 +351,7 @@ def hessian_tot(A1, A2, A3, B, w, x, y, reading: str = "b"):
     return derivatives.resolved(fn, mp.matrix(list(x) + list(y)), blocks)[0]
 
 
+@derivatives.cached_at_point
 def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
     """The true Hessian blocks (H_xx, H_xy, H_yy) of L_half at (x, y) (spec def.H_xx, def.H_xy,
     def.H_yy), by numerical differentiation of the loss — never from a closed form — each resolved to the
@@ -328,29 +367,33 @@ def hessian_blocks(A1, A2, A3, B, x, y, *, accuracy=None):
     return tuple(derivatives.resolved(fn, mp.matrix(list(x) + list(y)), blocks, accuracy))
 
 
+@derivatives.cached_at_point
 def hessian_xy(A1, A2, A3, B, x, y):
     """H_xy = ∂²L_half/∂x∂yᵀ (d² × d²) alone, by numerical differentiation (d⁴ mixed partials), resolved as
     :func:`hessian_tot`'s blocks."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
     k = x.rows
-    fn = lambda w: L_half(A1, A2, A3, B, w[0:k, 0], w[k:w.rows, 0])  # noqa: E731
+    fn = lambda w: _loss_half(A1, A2, A3, B, w[0:k, 0], w[k:w.rows, 0])  # noqa: E731
     cross = lambda f, w: [derivatives.cross_hessian(  # noqa: E731
         lambda xx, yy: f(mp.matrix(list(xx) + list(yy))), w[0:k, 0], w[k:w.rows, 0])]
     return derivatives.resolved(fn, mp.matrix(list(x) + list(y)), cross)[0]
 
 
+@derivatives.cached_at_point
 def hessian_yy(A1, A2, A3, B, x, y):
     """H_yy = ∂²L_half/∂y∂yᵀ (d² × d²) alone, by numerical differentiation, resolved as :func:`hessian_tot`'s blocks."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.hessian(f, z)])[0]
+    return derivatives.resolved(lambda z: _loss_half(A1, A2, A3, B, x, z), y, lambda f, z: [derivatives.hessian(f, z)])[0]
 
 
+@derivatives.cached_at_point
 def hessian_xx(A1, A2, A3, B, x, y):
     """H_xx = ∂²L_half/∂x∂xᵀ (d² × d²) alone, by numerical differentiation, resolved as :func:`hessian_tot`'s blocks."""
     _mats(A1=A1, A2=A2, A3=A3, B=B, x=x, y=y)
-    return derivatives.resolved(lambda z: L_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.hessian(f, z)])[0]
+    return derivatives.resolved(lambda z: _loss_half(A1, A2, A3, B, z, y), x, lambda f, z: [derivatives.hessian(f, z)])[0]
 
 
+@derivatives.cached_at_point
 def hessian_entry_xx(A1, A2, A3, B, x, y, j0: int, i0: int):
     """∇²_x L_{j0,i0} (d² × d²) by numerical differentiation (the true H_{j0,i0}(x))."""
     return derivatives.hessian(lambda z: L_entry(A1, A2, A3, B, z, y, j0, i0), x)
@@ -372,6 +415,7 @@ def reg_hessian(A1, A2, A3, w, reading: str = "b"):
     return H
 
 
+@derivatives.cached_at_point
 def minimiser(A1, A2, A3, B, w, x0, y0, reading: str = "b", *, tol=None, max_iter: int = 60):
     """z* = argmin L_tot near (x0, y0): Newton's method at the working precision with numerical
     derivatives (no closed form), stopped when ‖∇L_tot‖ ≤ tol (default 10^{−(dps − 10)}).

@@ -8,14 +8,19 @@ by comparing against them (docs/development.md#independence).
 ``σ_i = min(1, 2^⌊log2|x_i|⌋)`` (``σ_i = 1`` when ``x_i = 0``): a coordinate below 1 in size gets a
 step relative to it (``x³`` at ``1e-300``), one above 1 an absolute step, so a large coordinate does
 not smear a feature of scale 1 (``exp(x − 10⁴⁵)`` at ``10⁴⁵``) and mixed scales in one vector each get
-their own step.  Steps are ``h_i = σ_i·2^-(T+16)``; the stencil points ``x ± h_i e_i (± h_j e_j)`` are
-formed exactly (the precision is raised to hold them).  ``f`` is evaluated at a working precision
+their own step.  Steps are ``h_i = σ_i·2^-(T+16)``; the stencil points ``x ± h_i e_i`` (first derivatives
+and the diagonal: ``(f(x + h_i e_i) − 2f(x) + f(x − h_i e_i))/h_i²``) and ``x ± (h_i e_i + h_j e_j)`` (a mixed
+derivative: ``(f(x + h_i e_i + h_j e_j) + f(x − h_i e_i − h_j e_j) − f(x ± h_i e_i) − f(x ± h_j e_j) + 2f(x))
+/ (2h_ih_j)``, both signs of the ± terms summed; its other five points are the diagonal's, so a Hessian of
+``n`` coordinates costs ``n² + n + 1`` evaluations, not the ``2n² + 1`` of the four-point stencil
+``x ± h_i e_i ± h_j e_j``) are formed exactly (the precision is raised to hold them).  ``f`` is evaluated at a working precision
 ``wp`` raised with the function's magnitude: with ``F`` the largest ``|f|`` on the stencil, each value
 is taken to carry an error of at most ``max(F·2^(24 − wp), 16·e·2^(p − wp))``, where ``e`` is the
 measured difference of ``f`` at the first stencil point at the first-pass precision and at ``p`` =
 that minus ``T`` bits (so precision that ``f`` loses internally to cancellation is measured, not
 assumed away).  The first pass uses ``wp = Z + T + 48 − log2 σ_min`` bits for first derivatives and
-``Z + 2T + 64 − 2 log2 σ_min`` for second ones (``Z`` below), at which the noise of every entry is
+``Z + 2T + 64 − 2 log2 σ_min`` for second ones (``Z`` below; the first derivatives of a Hessian's scale
+check, below, are taken at the second ones' precision, from the same evaluations), at which the noise of every entry is
 already under the zero floor, so an exact zero costs no second pass; when an entry's noise (that error
 times the stencil's weights over its step product) exceeds its tolerance — a derivative small against
 ``F`` (``∂/∂x₂`` of ``½(x₁² + x₂²)`` at ``(10³⁰⁰, 1)``), or an ``f`` that measurably loses precision —
@@ -29,7 +34,7 @@ of the exponents of 1 and of the nonzero coordinates of ``x``; ``F`` is the larg
 stencil points or, where ``f`` is exactly 0 at all of them — ``∂ log(exp(x₁))/∂x₂`` at ``x₁ = 0`` —,
 ``|f|`` at the point where its error was measured), where ``∂f`` is the exact first (second)
 derivative and ``E_trunc`` the central-difference truncation error, ``h_i²/6·|∂_i³f|``
-(``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + h_j²)/6`` times fourth derivatives off it) — negligible
+(``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + 3h_ih_j/2 + h_j²)/6`` times fourth derivatives off it) — negligible
 unless ``f`` varies on a scale below ``2^-T/2·σ_i``.  So every entry has ``mp.dps`` significant digits
 unless it is below the zero floor ``2^-Z·F`` (a derivative that small is returned as a number at
 most that size), at any magnitude a float64 can hold (the exponent range of mpmath is unbounded, so
@@ -62,8 +67,9 @@ from mpmath.libmp import from_man_exp, mpf_add
 
 from .precision import UndecidableError, check_mp
 
-__all__ = ["MAX_PREC_FACTOR", "MAX_SHIFT_FACTOR", "MAX_WP_FACTOR", "NOISE_GUARD", "RESOLVE_BITS", "RESOLVE_MARGIN",
-           "STEP_GUARD", "ZERO_BITS", "cross_hessian", "gradient", "hessian", "jacobian", "resolved"]
+__all__ = ["CACHE_SIZE", "MAX_PREC_FACTOR", "MAX_SHIFT_FACTOR", "MAX_WP_FACTOR", "NOISE_GUARD", "RESOLVE_BITS",
+           "RESOLVE_MARGIN", "STEP_GUARD", "ZERO_BITS", "cached_at_point", "cross_hessian", "gradient", "hessian",
+           "jacobian", "resolved"]
 
 #: bits by which a step lies below the caller's precision relative to its coordinate: h_i = σ_i·2^-(T+STEP_GUARD).
 STEP_GUARD = 16
@@ -227,17 +233,20 @@ def _entry(st: _Stencil, terms, step_exp, wp0):
                            f"(successive precisions disagree: f loses precision erratically)")
 
 
-def _first(st, i):
+def _first(st, i, wp=None):
     terms = ((1, ((i, 1),)), (-1, ((i, -1),)))
-    return _entry(st, terms, st.hexp[i] + 1, st.wp1)
+    return _entry(st, terms, st.hexp[i] + 1, st.wp1 if wp is None else wp)
 
 
 def _second(st, i, j):
     if i == j:
         terms = ((1, ((i, 1),)), (-2, ()), (1, ((i, -1),)))
         return _entry(st, terms, 2 * st.hexp[i], st.wp2)
-    terms = ((1, ((i, 1), (j, 1))), (-1, ((i, 1), (j, -1))), (-1, ((i, -1), (j, 1))), (1, ((i, -1), (j, -1))))
-    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 2, st.wp2)
+    # f(x ± (h_i e_i + h_j e_j)) beside the diagonal's points x ± h_i e_i, x ± h_j e_j and x: two new
+    # evaluations per entry instead of the four of x ± h_i e_i ± h_j e_j (module docstring, "Method")
+    terms = ((1, ((i, 1), (j, 1))), (1, ((i, -1), (j, -1))), (-1, ((i, 1),)), (-1, ((i, -1),)), (-1, ((j, 1),)),
+             (-1, ((j, -1),)), (2, ()))
+    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 1, st.wp2)
 
 
 def _agree(st, fine, probes) -> bool:
@@ -259,7 +268,9 @@ def _resolved(f, pt, vector, second=False) -> _Stencil:
     h·2^-RESOLVE_BITS; the steps shrink by 2^-s, s = 8, 16, 32, …, until they do."""
     T = mp.prec
     st, shift = _Stencil(f, pt, T, vector), 0
-    probes = [lambda s, i=i: _first(s, i) for i in range(len(pt))]
+    # a Hessian's scale check takes its first derivatives at the second ones' precision: the points
+    # x ± h_i e_i are then evaluated once for both probes (and for the Hessian's diagonal)
+    probes = [lambda s, i=i: _first(s, i, s.wp2 if second else None) for i in range(len(pt))]
     if second:
         probes += [lambda s, i=i: _second(s, i, i) for i in range(len(pt))]
     while True:
@@ -315,6 +326,62 @@ def cross_hessian(f, x, y):
     st = _resolved(lambda w: f(mp.matrix([w[i] for i in range(k)]), mp.matrix([w[k + j] for j in range(m)])),
                    px + py, vector=False, second=True)
     return _result([[_second(st, a, k + b)[0] for b in range(m)] for a in range(k)])
+
+
+#: results :func:`cached_at_point` keeps per function (the most recently used).
+CACHE_SIZE = 32
+
+
+def _exact_key(value):
+    """A hashable key equal for two arguments exactly when they are equal values of the same kind."""
+    if isinstance(value, mpmath.matrix):
+        return ("matrix", value.rows, value.cols, tuple(value[i, j]._mpf_ if isinstance(value[i, j], mpmath.mpf)
+                                                        else ("other", repr(value[i, j]))
+                                                        for i in range(value.rows) for j in range(value.cols)))
+    if isinstance(value, mpmath.mpf):
+        return ("mpf", value._mpf_)
+    if isinstance(value, float):
+        return ("float", value.hex())
+    if value is None or isinstance(value, (str, int)):
+        return (type(value).__name__, value)
+    raise TypeError(f"no exact key for {type(value).__name__}")
+
+
+def _copied(result):
+    if isinstance(result, mpmath.matrix):
+        return result.copy()
+    if isinstance(result, tuple):
+        return tuple(_copied(r) for r in result)
+    return result
+
+
+def cached_at_point(fn):
+    """``fn`` (an oracle function of mpmath values, numbers and strings whose result depends only on them and
+    on ``mp.prec``: the resolved derivatives of a loss at a point, a minimiser) remembering its last
+    :data:`CACHE_SIZE` results, keyed by the exact values of its arguments and the working precision.  A judge
+    that evaluates the same derivative twice at one precision (the two sides of a claim that share it, the
+    re-evaluation of the decided sides at the precision that decided them) computes it once; a cached result
+    is returned as a copy, and arguments without an exact key (or calls that raise) are not cached."""
+    cache: dict = {}
+
+    def wrapper(*args, **kwargs):
+        try:
+            key = (mp.prec, tuple(_exact_key(a) for a in args),
+                   tuple(sorted((k, _exact_key(v)) for k, v in kwargs.items())))
+        except TypeError:
+            return fn(*args, **kwargs)
+        if key in cache:
+            cache[key] = cache.pop(key)  # most recently used last
+            return _copied(cache[key])
+        result = fn(*args, **kwargs)
+        cache[key] = _copied(result)
+        if len(cache) > CACHE_SIZE:
+            del cache[next(iter(cache))]
+        return result
+
+    wrapper.__name__, wrapper.__qualname__, wrapper.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    wrapper.__module__, wrapper.__wrapped__ = fn.__module__, fn
+    return wrapper
 
 
 #: :func:`resolved` raises the caller's precision T at most to MAX_PREC_FACTOR·T (then UndecidableError).

@@ -130,15 +130,33 @@ def c(A, b, x):
 def L_exp(A, b, x):
     """def.L_exp: ½‖f(x) − b‖²."""
     A, b, _, x = check_problem(A, b=b, x=x)
-    r = f_from_u(A * x) - b
-    return _dot(r, r) / 2
+    return _loss_exp(A, b, x)
+
+
+def _loss_exp(A, b, x):
+    """:func:`L_exp` on validated arguments: the numerical derivatives call it at every stencil point, so the
+    arguments are checked once, at the public function.  The operations are exactly :func:`f_from_u`'s and
+    ``linalg.dot``'s (``fdot`` for Ax, ``mp.exp``, ``fsum``), on lists of ``mpf``."""
+    u = A * x
+    u = [u[i, 0] for i in range(u.rows)]
+    m = max(u)
+    e = [mp.exp(v - m) for v in u]
+    s = mp.fsum(e)
+    r = [v / s - b[i, 0] for i, v in enumerate(e)]
+    return mp.fsum(v * v for v in r) / 2
 
 
 def L_reg(A, w, x):
     """def.L_reg: ½‖diag(w) A x‖²."""
     A, _, w, x = check_problem(A, w=w, x=x)
-    r = entrywise(w, A * x)
-    return _dot(r, r) / 2
+    return _loss_reg(A, w, x)
+
+
+def _loss_reg(A, w, x):
+    """:func:`L_reg` on validated arguments (as :func:`_loss_exp`)."""
+    u = A * x
+    r = [w[i, 0] * u[i, 0] for i in range(u.rows)]
+    return mp.fsum(v * v for v in r) / 2
 
 
 def L(A, b, w, x):
@@ -282,19 +300,21 @@ def hessian_closed(A, b, w, x):
 
 # --- ground truth derivatives ------------------------------------------------------------------
 
+@derivatives.cached_at_point
 def true_gradient(A, b, w, x):
     """∇L(x) by numerical differentiation (never the closed form)."""
     A, b, w, x = check_problem(A, b, w, x)
-    return derivatives.gradient(lambda z: L(A, b, w, z), x)
+    return derivatives.gradient(lambda z: _loss_exp(A, b, z) + _loss_reg(A, w, z), x)
 
 
+@derivatives.cached_at_point
 def true_hessian_exp(A, b, x, *, accuracy=None):
     """∇²L_exp(x) by numerical differentiation, resolved to the working precision relative to its largest
     entry and, with ``accuracy``, to that absolute accuracy per entry (:func:`oracle.derivatives.resolved`:
     with A of entries 1e-88 and x = 0 the Hessian, ~1e-177, lies just above the zero floor relative to
     L_exp ≈ 0.3, and came back with 12 digits)."""
     A, b, _, x = check_problem(A, b=b, x=x)
-    return derivatives.resolved(lambda z: L_exp(A, b, z), x, lambda f, z: [derivatives.hessian(f, z)], accuracy)[0]
+    return derivatives.resolved(lambda z: _loss_exp(A, b, z), x, lambda f, z: [derivatives.hessian(f, z)], accuracy)[0]
 
 
 def true_hessian(A, b, w, x, *, accuracy=None):

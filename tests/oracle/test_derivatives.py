@@ -253,3 +253,44 @@ def test_function_losing_half_its_precision_is_still_right():
 
     g = derivatives.gradient(f, mp.matrix([mp.mpf(1)]))
     assert abs(g[0] - 1) <= mp.ldexp(1, -mp.prec), f"d/dx = {g[0]}, must be 1 to {mp.dps} digits"
+
+
+def test_cached_at_point_computes_once_per_exact_point_and_precision():
+    """cached_at_point: the same exact arguments at the same precision call the function once and give an
+    equal copy (mutating it does not reach the cache); another point, value kind or precision recomputes."""
+    calls = []
+
+    @derivatives.cached_at_point
+    def hess(A, x, *, scale=None):
+        calls.append((mp.prec, scale))
+        return derivatives.hessian(lambda z: mp.fsum(mp.exp((A * z)[i]) for i in range(A.rows)), x) * (scale or 1)
+
+    A, x = to_mp(np.array([[0.5, -1.0], [2.0, 0.25]])), to_mp(np.array([0.1, -0.3]))
+    first = hess(A, x)
+    again = hess(A, to_mp(np.array([0.1, -0.3])))
+    assert len(calls) == 1 and again == first and again is not first
+    again[0, 0] = 7
+    assert hess(A, x) == first and len(calls) == 1
+    hess(A, to_mp(np.array([0.1, -0.29999999999999993])))
+    hess(A, x, scale=2.0)
+    with mp.workdps(mp.dps + 10):
+        hess(A, x)
+    assert len(calls) == 4
+    assert hess.__wrapped__(A, x) == first  # the cached value is the uncached one
+
+
+def test_softmax_losses_are_the_composed_definitions_exactly():
+    """L_exp and L_reg (validated once, then on lists of mpf) perform exactly the operations of
+    ½‖f_from_u(Ax) − b‖² and ½‖w ∘ Ax‖² (def.L_exp, def.L_reg): equal to the last bit, with zero entries."""
+    from oracle import linalg
+
+    rng = np.random.default_rng(3)
+    for n, d in ((1, 1), (4, 2), (5, 3)):
+        A = to_mp(rng.uniform(-3, 3, (n, d)) * (rng.uniform(size=(n, d)) < 0.8))
+        b, w, x = to_mp(rng.uniform(0, 1, n)), to_mp(rng.uniform(-2, 2, n)), to_mp(rng.uniform(-1, 1, d))
+        for dps in (15, 50, 300):
+            with mp.workdps(dps):
+                r = S.f_from_u(A * x) - b
+                assert S.L_exp(A, b, x)._mpf_ == (linalg.dot(r, r) / 2)._mpf_
+                r = linalg.entrywise(w, A * x)
+                assert S.L_reg(A, w, x)._mpf_ == (linalg.dot(r, r) / 2)._mpf_
