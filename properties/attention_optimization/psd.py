@@ -145,7 +145,7 @@ claims.check("attention_optimization.lem9.1.p3",
                    "(nonzero σ) the conclusion is impossible: 𝖠_{j0}ᵀ(·)𝖠_{j0} has rank ≤ d < d², so λ_min = 0 < l "
                    "— the search finds it at once with d = 2.",
              conventions=("sigma_min", "reg_x", "constants"),
-             conventions_used={'sigma_min': 'smallest nonzero singular value'},
+             conventions_used={"sigma_min": "smallest nonzero singular value"},
              source=("Lemma 9.1 Part 3: the hypothesis “min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0” is the paper's text; the "
                      "conclusion H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²} is restored (the display after “then we have” "
                      "is lost; spec lem9.1.p3), with σ_min read as the smallest nonzero singular value (the paper's "
@@ -239,7 +239,7 @@ claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(�
                    "reading H_reg is singular whenever A1 or W^{1/2}A2 is rank deficient (e.g. n = 1 < d), so "
                    "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.",
              conventions=("sigma_min", "reg_x", "constants"),
-             conventions_used={'sigma_min': 'smallest nonzero singular value'},
+             conventions_used={"sigma_min": "smallest nonzero singular value"},
              source=("Lemma 9.1 Part 5: the hypothesis “min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0” is the paper's text; the "
                      "conclusion H + H_reg ⪰ l·I_{d²} is restored (display lost; spec lem9.1.p5), with σ_min read as the "
                      "smallest nonzero singular value"))(_lem9_1_p5)

@@ -247,7 +247,7 @@ claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL
              notes="Both readings are searched (the reading is part of the instance; tests search each alone). "
                    "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).",
              conventions=("g_proxy", "attention_mask", "norms"),
-             conventions_used={'attention_mask': 'no mask (Def 1.2)'},
+             conventions_used={"attention_mask": "no mask (Def 1.2)"},
              source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
                      "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
                      "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))(lem5_5)
@@ -386,7 +386,7 @@ claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 r
              notes="The run is exact (mpmath at the working precision) for up to 8000 steps; costlier instances are "
                    "rejected.  Spec CE-A' and CE-B.",
              conventions=("g_proxy", "attention_mask", "norms"),
-             conventions_used={'attention_mask': 'no mask (Def 1.2)'},
+             conventions_used={"attention_mask": "no mask (Def 1.2)"},
              source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
                      "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
                      "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))(thm4_1)
