@@ -180,10 +180,14 @@ class FunctionReport:
         if self.passed:
             worst = "-" if self.worst is None else f"{self.worst:.3g}"
             stats = f"; {self.statistics} statistical checks passed" if self.statistics else ""
-            return [f"PASS {self.name:<28} {self.examples:>4} examples, worst error/tolerance {worst}{stats}"]
+            unjudged = [] if self.adapter is None or not self.adapter.not_judged else [
+                f"     not judged: {self.adapter.not_judged}"]
+            return [f"PASS {self.name:<28} {self.examples:>4} examples, worst error/tolerance {worst}{stats}"] + unjudged
         label = "minimal failing input" if self.shrunk else "failing input"
         detail = self.error or (self.outcome and self.outcome.note) or ""
-        if self.outcome is not None:
+        if self.outcome is not None and self.outcome.bound == 0 and math.isfinite(self.outcome.measured):
+            detail = f"exact rule broken; {detail}"
+        elif self.outcome is not None:
             detail = f"error/tolerance {self.outcome.ratio:.3g}; {detail}"
         if self.call is None or self.adapter is None:
             head = [f"FAIL {self.name:<28} {label}: {jsonable(self.minimal_input)}"]
@@ -217,9 +221,13 @@ class FunctionReport:
         if self.call.raised:
             lines.append(f"     raised: {self.call.raised}")
         else:
-            lines += _side_by_side(self.call.returned, getattr(out, "expected", None))
+            lines += _side_by_side(self.call.returned, getattr(out, "expected", None),
+                                   None if out is None else out.bound)
+        # a verdict without a comparison (measured ≤ bound) has no numbers to show; neither has an exact rule
+        # (tolerance 0, the head line counts what is wrong) nor a rule judged as a ratio (tolerance 1, the head
+        # line's error/tolerance is the whole comparison)
         if (out is not None and not self.call.raised and math.isfinite(out.bound) and out.measured > out.bound
-                and self.outcome is not None):  # a verdict without a comparison (measured ≤ bound) has no numbers to show
+                and self.outcome is not None and out.bound not in (0.0, 1.0)):
             symbols = getattr(out, "symbols", ())
             values = f" with {', '.join(f'{s} = {_number(v)}' for s, v in symbols)}" if symbols else ""
             lines.append(f"     error {out.measured:.3g}, tolerance {out.bound:.3g}{values}")
@@ -235,21 +243,50 @@ def _number(v) -> str:
     return f"{int(f)}" if f.is_integer() and abs(f) < 1e15 else f"{f:.6g}"
 
 
-def _side_by_side(returned, expected) -> list[str]:
-    """``returned``/``expected`` lines: arrays in full when small, the worst entry with its index."""
+def _side_by_side(returned, expected, bound=None) -> list[str]:
+    """``returned``/``expected`` lines: arrays in full when small, the worst entry with its index; a small
+    array also side by side with the entries that break the rule marked (:func:`_marked`).  ``bound`` is the
+    rule's tolerance: 0 for an exact rule (every differing entry is wrong; only the marked table is shown)."""
     if expected is None:
         return [f"     returned: {_small(returned)}"]
     got, want = np.asarray(returned, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if want.size == got.size and want.shape != got.shape:  # an oracle's matrix as a flat or column array
         want = want.reshape(got.shape)
+    small = got.shape == want.shape and 1 <= got.ndim <= 2 and got.size and max(got.shape) <= SMALL
+    if small and bound == 0:
+        return _marked(got, want, got != want, "entries differ")
     lines = [f"     returned: {_small(got)}", f"     expected: {_small(want)}"]
     if got.shape == want.shape and got.ndim >= 1 and got.size:
         with np.errstate(invalid="ignore"):
             diff = np.abs(got - want)
         i = np.unravel_index(int(np.nanargmax(diff)) if np.isfinite(diff).any() else 0, diff.shape)
+        if small and got.size > 1:
+            wrong, what = ~(diff <= bound), "entries differ by more than the whole tolerance"
+            if bound is None or not math.isfinite(bound) or bound == 1.0 or not wrong.any():
+                wrong, what = np.zeros(got.shape, dtype=bool), "entry has the largest error"
+                wrong[i] = True
+            lines += _marked(got, want, wrong, what)
         where = ", ".join(map(str, i))
         lines.append(f"     worst entry [{where}]: returned {float(got[i])!r}, expected {float(want[i])!r} "
                      f"(|difference| {diff[i]:.3g})")
+    return lines
+
+
+def _marked(got: np.ndarray, want: np.ndarray, wrong: np.ndarray, what: str) -> list[str]:
+    """A small returned and expected array side by side, row by row, the ``wrong`` entries marked with ``*``
+    (a mask or a Hessian shows which entries are wrong at a glance); ``what`` says what a mark means."""
+    rows_got, rows_want, differ = np.atleast_2d(got), np.atleast_2d(want), np.atleast_2d(wrong)
+
+    size = max(len(f"{float(v):.6g}") for v in np.concatenate([rows_got.ravel(), rows_want.ravel()]))
+
+    def cell(v, mark):
+        return f"{float(v):.6g}".rjust(size) + ("*" if mark else " ")
+
+    left = ["[" + "  ".join(cell(v, m) for v, m in zip(r, dm)) + "]" for r, dm in zip(rows_got, differ)]
+    right = ["[" + "  ".join(cell(v, m) for v, m in zip(r, dm)) + "]" for r, dm in zip(rows_want, differ)]
+    width = max(len(text) for text in left + ["returned"])
+    lines = [f"     {'returned':<{width}}   expected   ({int(differ.sum())} of {got.size} {what}, marked *)"]
+    lines += [f"     {a:<{width}}   {b}" for a, b in zip(left, right)]
     return lines
 
 

@@ -12,10 +12,11 @@ Tolerance rules (u = 2⁻⁵³, the float64 unit roundoff; N = max(n, d)):
   ‖b − A x̂‖ ≤ 16·N·u·(‖A‖‖x̂‖ + ‖b‖); the normal equations (which square κ) miss it by a factor ≈ κ,
   while their normal-equation residual is still small — so both are judged.
 Fixed corners (entries whose squares overflow or underflow, square κ up to 1e12, n = 1, zeros, ties,
-Hadamard columns) are judged after every search; the searches of ``condition_number`` and ``lstsq``
-also mix in :func:`~properties.toolkit.strategies.corner_matrices` with weight 0.3, those of
-``spectral_norm`` and ``sigma_min`` the fixed corners and corner matrices with weight 0.1, and all push
-``target()`` on log10 κ(A) and on the magnitude of A.
+Hadamard columns; entries of 1e±250 and above 10; the sizes of ``_SIZES``) are judged after every search;
+the searches of ``condition_number`` and ``lstsq`` also mix in
+:func:`~properties.toolkit.strategies.corner_matrices` with weight 0.3, those of ``spectral_norm`` and
+``sigma_min`` the fixed corners and corner matrices with weight 0.1, and all push ``target()`` on log10 κ(A)
+and on the magnitude of A.
 - ``kron``: one rounded product per entry: |ẑ − z| ≤ u·|z| entrywise.
 The exact side is computed by the oracle from the float64 inputs (held exactly).
 """
@@ -34,6 +35,7 @@ from .toolkit.strategies import (
     conditioned_matrices,
     corner_matrices,
     dims,
+    fixed_matrix,
     log10_cond,
     matrices,
     vectors,
@@ -84,6 +86,22 @@ def _lstsq_corners():
             (np.array([[1e200]]), np.array([5.0])), (np.array([[2.0], [1.0]]), np.array([1.0, 0.0]))]
 
 
+_SIZES = ((7, 7), (8, 8), (9, 9), (16, 3), (17, 3), (32, 2), (33, 2), (64, 2), (65, 2), (3, 17), (2, 65))
+"""(n, d) of the size corners: rows and columns crossing :data:`~properties.toolkit.strategies.PATH_SIZES`;
+squares stop at 9 (a 50-digit SVD of a 17 × 17 matrix costs seconds)."""
+
+
+def _magnitudes():
+    """The fixed matrix scaled to entries of ~1e250 and ~1e-250 (squares and ‖A‖_F² overflow or underflow:
+    a norm needs scaling), and to entries above 10 (12 + the matrix)."""
+    A = fixed_matrix(3, 2)
+    return [A * 1e250, A * 1e-250, A + 12.0, np.array([[1e300, -1e300], [1e-300, 5.0]])]
+
+
+def _sizes():
+    return [fixed_matrix(n, d) for n, d in _SIZES]
+
+
 def _targets(A):
     """log10 κ(A) and log10 max|A_ij|: where squaring (normal equations, ‖A‖² sums) fails first."""
     top = float(np.max(np.abs(A))) if A.size else 0.0
@@ -117,7 +135,8 @@ def _singular_value_adapter(name, *, doc, value):
 
     compare.__name__ = compare.__qualname__ = f"_{name}"
     ADAPTERS(name, signature=f"{name}(A: (n, d) array) -> float", doc=doc, tolerance="|σ̂ − σ| ≤ 16·max(n,d)·u·‖A‖",
-             strategy=_matrices, targets=_targets, corners=_corners)(compare)
+             strategy=_matrices, targets=_targets, corners=_corners, magnitude_corners=_magnitudes,
+             size_corners=_sizes)(compare)
 
 
 _singular_value_adapter("spectral_norm", doc="‖A‖₂, the largest singular value", value=linalg.spectral_norm)
@@ -130,7 +149,8 @@ _singular_value_adapter("sigma_min", doc="σ_{min(n,d)}(A), the smallest singula
          strategy=lambda: with_corners(dims(2, 5).flatmap(lambda n: conditioned_matrices(st.just(n), dims(1, n))),
                                        corner_matrices(dims(1, 5), dims(1, 5), kinds=_FULL_RANK_CORNERS), weight=0.3),
          targets=_targets, corners=lambda: [_square(4, 12.0), _square(2, 3.0), np.array([[1e200, 0.0], [0.0, 1e199]]),
-                                            np.array([[3.0, 4.0]]).T, walsh_hadamard_columns(4, 2)])
+                                            np.array([[3.0, 4.0]]).T, walsh_hadamard_columns(4, 2)],
+         magnitude_corners=lambda: _magnitudes()[:3], size_corners=_sizes)
 def _condition_number(A, fn):
     raw = fn(A.copy())
     is_inf = not np.iscomplexobj(raw) and np.shape(raw) == () and np.asarray(raw, dtype=np.float64) == np.inf
@@ -150,7 +170,9 @@ def _condition_number(A, fn):
          doc="a least-squares solution argmin_x ‖Ax − b‖₂",
          tolerance="‖Aᵀ(b − A x̂)‖ ≤ 16·max(n,d)·u·‖A‖·(‖A‖‖x̂‖ + ‖b‖), and on a square nonsingular A also "
                    "‖b − A x̂‖ ≤ 16·n·u·(‖A‖‖x̂‖ + ‖b‖) (backward stability of a consistent system)",
-         strategy=_lstsq_instances, targets=_lstsq_targets, corners=_lstsq_corners)
+         strategy=_lstsq_instances, targets=_lstsq_targets, corners=_lstsq_corners,
+         magnitude_corners=lambda: [(A, np.arange(1.0, A.shape[0] + 1) * A[0, 0]) for A in _magnitudes()[:3]],
+         size_corners=lambda: [(A, np.cos(np.arange(A.shape[0]))) for A in _sizes()])
 def _lstsq(inst, fn):
     A, b = inst
     x = output(fn(A.copy(), b.copy()), "lstsq", shape=(A.shape[1],))
@@ -173,7 +195,13 @@ def _lstsq(inst, fn):
 @ADAPTERS("kron", signature="kron(x: (p,) array, y: (q,) array) -> (p*q,) array",
          doc="x ⊗ y with (x ⊗ y)[a·q + b] = x[a]·y[b] (row-major vec(x yᵀ))",
          tolerance="|ẑ_i − z_i| ≤ u·|z_i| for every i",
-         strategy=lambda: st.tuples(vectors(dims(1, 4)), vectors(dims(1, 4))))
+         strategy=lambda: st.tuples(vectors(dims(1, 4)), vectors(dims(1, 4))),
+         magnitude_corners=lambda: [(np.array([1e150, -11.0, 3e-150, 0.0, 12.5]), np.array([1e150, -13.0, 1e-100])),
+                                    (np.array([1e300]), np.array([-1.5, 1e-300, 100.0])),
+                                    (np.array([10.1, -30.3]), np.array([11.7, 0.1]))],
+         size_corners=lambda: [(np.sin(np.arange(1.0, p + 1)), np.cos(np.arange(1.0, q + 1)))
+                               for p, q in ((7, 9), (8, 8), (9, 7), (16, 17), (17, 16), (32, 33), (33, 32), (64, 65),
+                                            (65, 1), (1, 65))])
 def _kron(inst, fn):
     x, y = inst
     z = output(fn(x.copy(), y.copy()), "kron", shape=(x.size * y.size,))

@@ -43,7 +43,7 @@ from .failure_report import CallLog, FunctionReport
 from .isolation import MAX_TIMEOUT, Worker, changed_files, fingerprint
 from .ledger import run_claim
 from .own_imports import module_directory
-from .registry import adapters, claims, select
+from .registry import adapters, claims, papers, select
 from .toolkit import Outcome
 
 __all__ = ["DEFAULT_TIMEOUT", "FunctionReport", "applicable_claims", "check_function", "check_timeout",
@@ -176,7 +176,7 @@ def check_function(ad: Adapter, fn, *, profile: str = "ci", seed: int = profiles
         return FunctionReport(ad.name, False, rep.examples, rep.worst, None if f is None else f.instance,
                               None, rep.problem, shrunk=False)
     if f is None:
-        return _statistical(ad, fn, FunctionReport(ad.name, True, rep.examples, rep.worst))
+        return _statistical(ad, fn, FunctionReport(ad.name, True, rep.examples, rep.worst, adapter=ad))
     report = FunctionReport(ad.name, False, rep.examples, rep.worst, f.instance, f.outcome, f.note,
                             shrunk=f.shrunk, timed_out=f.timed_out, adapter=ad)
     if call.kept is not None and call.kept[0] is f.instance and call.kept[1] and not f.aborted:
@@ -227,11 +227,16 @@ def declared_options(worker: Worker, ad: Adapter) -> dict:
 
 
 def claims_need(names) -> list[str]:
-    """The adapter functions that claims need beyond ``names``: those the claims using any of ``names`` also
-    use, or, when no claim uses any of them, every function some claim uses (the CLI's "0 claims apply")."""
+    """The adapter functions that claims need beyond ``names``, those most claims need first: the functions the
+    claims using any of ``names`` also use, or, when no claim uses any of them, those the claims of their
+    papers use (every claim's, when none of the functions belongs to a paper): the CLI's "0 claims apply"."""
     using = [c for c in claims() if c.uses]
-    near = [c for c in using if set(c.uses) & set(names)] or using
-    return sorted({u for c in near for u in c.uses} - set(names))
+    near = [c for c in using if set(c.uses) & set(names)]
+    if not near:
+        own = {p.name for p in papers() for s in p.adapters for ad in s if ad.name in set(names)}
+        near = [c for c in using if c.paper in own] or using
+    counts = Counter(u for c in near for u in c.uses if u not in set(names))
+    return sorted(counts, key=lambda u: (-counts[u], u))
 
 
 def applicable_claims(names) -> list:
@@ -250,6 +255,10 @@ def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
     check_timeout(timeout)
     if not isinstance(module_name, str) or not module_name.strip() or module_name.startswith("."):
         raise UnusableModule(f"error: module name {module_name!r} must be an absolute dotted name, e.g. mypkg.impl")
+    if module_name.endswith(".py"):
+        dotted = module_name[:-3].replace("/", ".").replace("\\", ".").strip(".")
+        raise UnusableModule(f"error: {module_name!r} is a file name; name the module without '.py': "
+                             f"python -m properties validate {dotted}")
     worker = Worker(module_name, timeout=timeout)
     worker.start(list(adapters()), sorted({key for ad in adapters().values() for key, _ in ad.options}))
     if not worker.functions:
@@ -396,7 +405,10 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
         names = [n for n in names if n in set(functions)]
     print(f"validating {module_name}: {len(names)} adapter functions ({', '.join(names)})", file=stream)
     failed, hung, repaired = 0, set(), 0
-    for name, (passed, timed_out, lines) in zip(names, run.functions(names, profile, seed)):
+    verdicts = iter(run.functions(names, profile, seed))
+    for i, name in enumerate(names, 1):
+        print(f"[{i}/{len(names)}] {name} …", file=sys.stderr, flush=True)  # progress, as the ledger's
+        passed, timed_out, lines = next(verdicts)
         for line in lines:
             print(f"  {line}", file=stream)
         if not passed:
@@ -407,7 +419,9 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
     if applicable:
         print(f"claims that use these functions ({len(applicable)}):", file=stream)
     elif include_claims:
-        print(f"0 claims apply (they need: {', '.join(claims_need(names))})", file=stream)
+        need = claims_need(names)
+        shown = ", ".join(need[:4]) + (f" and {len(need) - 4} more" if len(need) > 4 else "")
+        print(f"0 claims apply: each claim near these functions also needs {shown}", file=stream)
     reports = iter(run.claims(names, [c.id for c in applicable if not hung & set(c.uses)], profile, seed))
     for c in applicable:
         if hung & set(c.uses):

@@ -88,7 +88,9 @@ _BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
           doc="random bits of an m×n SRHT: {'n': 0-d int, 'signs': (n_pad,) ±1 ints, 'rows': (m,) ints in "
               "[0, n_pad)}, n_pad = 2^⌈log2 n⌉; S[k,i] = signs[i]·(−1)^{popcount(rows[k]&i)}/√m",
           tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS),
-          statistical=(bits_distribution("srht"), bits_embedding("srht")))
+          statistical=(bits_distribution("srht"), bits_embedding("srht")),
+          not_judged="the scale of S: bits fix its rows and signs, not the 1/√m of its entries (the √(n_pad/m) "
+                     "rescale of the orthonormal Hadamard transform); define srht_apply to have it judged")
 def _srht_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.srht_matrix,
@@ -99,7 +101,9 @@ def _srht_bits(inst, fn):
           doc="random bits of a TensorSRHT R^{d1}×R^{d2} → R^m: {'d1','d2': 0-d ints, 'signs1': (d1p,), "
               "'signs2': (d2p,) ±1, 'rows1': (m,) in [0,d1p), 'rows2': (m,) in [0,d2p)}",
           tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS),
-          statistical=(bits_distribution("tensor_srht"),))
+          statistical=(bits_distribution("tensor_srht"),),
+          not_judged="the scale of S: bits fix its rows and signs, not the 1/√m of its entries; define "
+                     "tensor_srht_apply to have it judged")
 def _tensor_srht_bits(inst, fn):
     d1, d2, m, seed = inst
     return _bits_check(fn, (d1, d2, m, seed), O.tensor_srht_matrix,
@@ -112,7 +116,9 @@ def _tensor_srht_bits(inst, fn):
               "'signs': (s, n) ±1}; S[rows[t,j], j] += signs[t,j]/√s; each column's s rows distinct",
           tolerance="exact: deterministic in seed, shapes/ranges as documented, distinct rows per column",
           strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),
-          statistical=(bits_distribution("osnap"), bits_embedding("osnap")))
+          statistical=(bits_distribution("osnap"), bits_embedding("osnap")),
+          not_judged="the scale of S: bits fix its nonzero rows and signs, not their value ±1/√s (an OSNAP scaled "
+                     "1/s has the same bits); define osnap_apply to have it judged")
 def _osnap_bits(inst, fn):
     n, m, s, seed = inst
     out = _bits_check(fn, (n, m, s, seed), O.osnap_matrix, {"m": ((), "i"), "rows": ((s, n), "i"), "signs": ((s, n), "i")})
@@ -135,7 +141,8 @@ def _countsketch_bits(inst, fn):
           doc="random bits of an m×n Gaussian sketch: {'g': (m, n) float64}; S = g/√m",
           tolerance="exact: deterministic in seed, shape (m, n), finite",
           strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS),
-          statistical=(bits_distribution("gaussian"), bits_embedding("gaussian")))
+          statistical=(bits_distribution("gaussian"), bits_embedding("gaussian")),
+          not_judged="the scale of S = g/√m: bits fix g, not the 1/√m; define gaussian_apply to have it judged")
 def _gaussian_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.gaussian_matrix, {"g": ((m, n), "f")})

@@ -115,8 +115,9 @@ def _entrywise(got, exact, tol, what):
     with np.errstate(over="ignore"):  # a ratio past float64's range is inf, still a failure
         ratio = err / np.maximum(tol, 1e-300)
     k = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    return within(float(ratio[k]), 1.0, f"{what}: entry {tuple(int(i) for i in k)} off by {err[k]:.3g}, "
-                                        f"tolerance {tol[k]:.3g}")
+    expected = np.array([[float(exact[i, j]) for j in range(got.shape[1])] for i in range(got.shape[0])])
+    return within(float(err[k]), float(tol[k]), f"{what}: entry {tuple(int(i) for i in k)} has the largest "
+                  "error/tolerance", expected=expected)
 
 
 def _accuracy(tol):

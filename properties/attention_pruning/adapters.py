@@ -30,7 +30,7 @@ from oracle import linalg, pruning_baselines, to_mp
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import HypothesisUnmet, require
-from ..toolkit.strategies import dims, scalars, with_corners
+from ..toolkit.strategies import dims, fixed_matrix, scalars, with_corners
 from .strategies import pruning_instances
 
 __all__ = ["ADAPTERS"]
@@ -61,6 +61,22 @@ def _corners():
             (np.ones((2, 2)), np.zeros((2, 2)), np.ones((2, 2)), 0.0, False)]
 
 
+def _magnitude_corners():
+    """(X, W, M, λ, causal) with entries above 10 (X ~ 12: logits ~ 300), W at 1e150 and X at 1e-75 (logits of
+    order 1 from a W whose squares overflow), W at 1e-150 (logits ~ 0: a uniform softmax), λ = 1e10 beside
+    M of order 1 (the regulariser dominating)."""
+    X, W, M = fixed_matrix(3, 2) * 0.5, fixed_matrix(2, 2) * 0.5, np.array([[1.0, 0.5], [0.25, 1.0]])
+    return [(X + 12.0, W, M, 0.5, False), (X * 1e-75, W * 1e150, M, 0.5, True), (X, W * 1e-150, M, 0.0, False),
+            (X, W, M, 1e10, True)]
+
+
+def _size_corners(sizes=(7, 8, 9, 16, 17)):
+    """n tokens crossing 7, 8, 9, 16, 17 at d = 2 (the oracle's n × n softmax at 50 digits; 32 and beyond cost
+    the gradient's numerical derivatives seconds each), causal and not."""
+    W, M = fixed_matrix(2, 2) * 0.5, np.array([[1.0, 0.5], [0.25, 1.0]])
+    return [(fixed_matrix(n, 2) * 0.5, W, M, 0.5, n % 2 == 1) for n in sizes]
+
+
 def _targets(inst):
     """max |X(M∘W)Xᵀ|, where exp overflows (709) and the max-shift matters."""
     X, W, M = inst[:3]
@@ -74,7 +90,8 @@ def _mc(causal, n):
 @ADAPTERS("attention_pruning_loss", signature="attention_pruning_loss(X: (n, d), W: (d, d), M: (d, d), lam: float, "
           "causal: bool) -> float", doc="L(M) = ½‖D̃⁻¹Ã − D⁻¹A‖_F² + (λ/2)‖M‖_F² (Def 1.2 / Def 3.2 with M_c)",
           tolerance="|L̂ − L| ≤ 2(2nη_f‖c‖_F + 2n²η_f²) + 4(n² + d²)u·L, η_f = 4(2d + n + 4)u(1 + s_max)",
-          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"), targets=_targets, corners=_corners)
+          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"), targets=_targets, corners=_corners,
+          magnitude_corners=_magnitude_corners, size_corners=lambda: _size_corners((7, 8, 9, 16, 17, 32, 33)))
 def _loss(inst, fn):
     X, W, M, lam, causal = inst
     got = float(output(fn(X.copy(), W.copy(), M.copy(), lam, causal), "attention_pruning_loss", shape=()))
@@ -106,7 +123,7 @@ def _gradient_tolerance(Xm, Wm, Mm, lam, Mc, G):
           doc="∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3); judged against the oracle's 50-digit numerical gradient",
           tolerance="‖Ĝ − G‖_F ≤ ‖T‖_F, T_ab = 4[|W_ab|(8η_f(|X|ᵀ11ᵀ|X|)_ab + 4nu(|X|ᵀ|p||X|)_ab) + 2u(λ|M_ab| + |G_ab|)]",
           strategy=lambda: pruning_instances(max_n=4, max_d=3, mask="any"), max_examples=15, targets=_targets,
-          corners=_corners)
+          corners=_corners, magnitude_corners=_magnitude_corners, size_corners=_size_corners)
 def _gradient(inst, fn):
     X, W, M, lam, causal = inst
     d = W.shape[0]
@@ -155,7 +172,9 @@ def _step_instances():
 @ADAPTERS("attention_pruning_gd_step", signature="attention_pruning_gd_step(X, W, M, lam, eta, causal) -> (d, d) array",
           doc="one step of Algorithm 1: M − η∇L(M)",
           tolerance="entrywise η·T_ab (the gradient's rule) + 2u(|M_ab| + η|G_ab|), judged in Frobenius norm",
-          strategy=_step_instances, corners=_step_corners, targets=lambda inst: _targets(inst[0]))
+          strategy=_step_instances, corners=_step_corners, targets=lambda inst: _targets(inst[0]),
+          magnitude_corners=lambda: [(c, 0.5) for c in _magnitude_corners()],
+          size_corners=lambda: [(c, 0.5) for c in _size_corners()])
 def _gd_step(inst, fn):
     (X, W, M, lam, causal), eta = inst
     d = W.shape[0]
@@ -175,7 +194,8 @@ def _gd_step(inst, fn):
           signature="attention_pruning_relative_error(X, W, W_pruned, causal) -> float",
           doc="‖f̃ − f‖_F/‖f‖_F, f = softmax(XWXᵀ), f̃ = softmax(X W_pruned Xᵀ), same mask (spec def.rel_error)",
           tolerance="|r̂ − r| ≤ (2nη_f + r·nη_f)/‖f‖_F + 8n·u·r",
-          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"))
+          strategy=lambda: pruning_instances(max_n=5, max_d=4, mask="any"), magnitude_corners=_magnitude_corners,
+          size_corners=lambda: _size_corners((7, 8, 9, 16, 17, 32, 33)))
 def _relative_error(inst, fn):
     X, W, M, _, causal = inst
     Wp = M * W

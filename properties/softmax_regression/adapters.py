@@ -21,7 +21,16 @@ from oracle.linalg import diag, dot, entrywise
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import require, to_oracle
-from ..toolkit.strategies import conditioned_matrices, dims, kappa_corner_matrices, log10_cond, scalars, with_corners
+from ..toolkit.strategies import (
+    PATH_SIZES,
+    conditioned_matrices,
+    dims,
+    fixed_matrix,
+    kappa_corner_matrices,
+    log10_cond,
+    scalars,
+    with_corners,
+)
 from .newton import NewtonProblem
 from .strategies import newton_instances, problem_corners, problems, solve_instances
 
@@ -84,6 +93,22 @@ def _hessian_corners():
     return _corners() + [(A * 1e-120, b, w, x * 1e120), (A * 1e140, b, w, x * 1e-140)]
 
 
+def _magnitude_corners():
+    """Entries above 10 (A ~ 12, x ~ 3: ‖Ax‖∞ ~ 90, exp(90) ~ 1e39), A at 1e150 with x at 1e-150 (Ax of order 1,
+    ‖A‖_F² overflowing), w at 1e100 (the regulariser ½‖diag(w)Ax‖² ~ 1e200 dominating L), ‖Ax‖∞ = 700 beside 0."""
+    A = fixed_matrix(3, 2)
+    b, w, x = np.array([0.2, 0.3, 0.5]), np.array([1.0, 0.5, 2.0]), np.array([0.4, -0.1])
+    return [(A + 11.0, b, w, np.array([3.0, 2.5])), (A * 1e150, b, w, x * 1e-150), (A, b, w * 1e100, x),
+            (A, b, np.zeros(3), np.array([700.0 / 3, 0.0]))]
+
+
+def _size_corners():
+    """n = 7 … 65 rows (:data:`~properties.toolkit.strategies.PATH_SIZES`), d = 2: every row's softmax entry
+    counts, so a blocked softmax or sum that drops a remainder is wrong."""
+    return [(fixed_matrix(n, 2), np.full(n, 1.0 / n), np.linspace(0.5, 1.5, n), np.array([0.7, -0.4]))
+            for n in PATH_SIZES]
+
+
 def _targets(inst):
     """‖Ax‖∞, where exp overflows (709) and the max-shift matters."""
     A, _, _, x = inst
@@ -104,7 +129,8 @@ def _problem_adapter(name, *, returns, shape, doc, tolerance, strategy=_problems
 
         compare.__name__ = compare.__qualname__ = judge.__name__
         return ADAPTERS(name, signature=f"{name}(A: (n, d), b: (n,), w: (n,), x: (d,)) -> {returns}", doc=doc,
-                        tolerance=tolerance, strategy=strategy, targets=_targets, corners=corners)(compare)
+                        tolerance=tolerance, strategy=strategy, targets=_targets, corners=corners,
+                        magnitude_corners=_magnitude_corners, size_corners=_size_corners)(compare)
 
     return declare
 

@@ -68,7 +68,8 @@ def test_function(adapter_name, request):
     rep = check_function(ad, worker.function(adapter_name), profile=profile, seed=seed,
                          options=declared_options(worker, ad))
     rep.output = [] if rep.passed else worker.captured()
-    assert rep.passed, f"[{name}] " + "\n".join(rep.lines())
+    if not rep.passed:  # the report's own lines, without pytest's dump of the report object
+        pytest.fail(f"[{name}] " + "\n".join(rep.lines()), pytrace=False)
 
 
 def test_claim(claim_id, request):
@@ -79,5 +80,6 @@ def test_claim(claim_id, request):
     worker.capture()
     verdicts = claim_verdicts(run_claim(load_all()[claim_id], profile=profile, impl=worker.implementation(worker.functions),
                                         seed=seed))
-    assert all(ok for ok, _ in verdicts), (f"[{name}] " + "\n".join(line for ok, line in verdicts if not ok)
-                                           + "".join(f"\n     | {line}" for line in worker.captured()))
+    if not all(ok for ok, _ in verdicts):
+        pytest.fail(f"[{name}] " + "\n".join(line for ok, line in verdicts if not ok)
+                    + "".join(f"\n     | {line}" for line in worker.captured()), pytrace=False)

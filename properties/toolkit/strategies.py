@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 __all__ = [
+    "PATH_SIZES", "fixed_matrix",
     "CORNER_KINDS",
     "conditioned_matrices",
     "KAPPA_CORNERS",
@@ -306,3 +307,17 @@ def _corner_matrices(draw, rows, cols, kinds, max_log10_cond):
         return walsh_hadamard_columns(p, d)
     row = draw(hnp.arrays(np.float64, (1, d), elements=scalars(-1.0, 1.0)), label="row")  # repeated rows
     return np.repeat(row + np.eye(1, d), n, axis=0)
+
+
+PATH_SIZES = (7, 8, 9, 16, 17, 32, 33, 64, 65)
+"""The sizes where implementations change path (blocked kernels, unrolled loops, remainder blocks, the
+power-of-two padding of a Hadamard transform): every adapter's ``size_corners`` cross as many of them as its
+oracle affords (``docs/validate.md``)."""
+
+
+def fixed_matrix(n: int, d: int) -> np.ndarray:
+    """A fixed full-rank n × d matrix with every entry nonzero and of order 1 (sin(1 + 0.37·(i + 1)(j + 1)) plus
+    2 on the diagonal): every row and column counts, so a kernel that drops a remainder block is wrong on it."""
+    _size("n", n), _size("d", d)
+    return np.sin(1.0 + 0.37 * np.outer(np.arange(1, n + 1), np.arange(1, d + 1))) + 2.0 * np.eye(n, d)
+
