@@ -5,7 +5,7 @@ tightness report of each paper.
     python -m properties [--claims PATTERN ...] [--profile ci|dev|thorough] [--seed N]
                          [--jobs N | --scheduler ADDRESS] [--json PATH [--resume]] [--list]
     python -m properties validate MODULE [--profile ci|dev|thorough] [--seed N] [--timeout SECONDS]
-                                  [--only FUNCTION ...] [--scheduler ADDRESS]
+                                  [--only FUNCTION ...] [--memory MIB] [--scheduler ADDRESS]
     python -m properties adapters [--markdown]
     python -m properties report [--paper P ...] [--claims PATTERN ...] [--out DIR] [--from LEDGER.json]
                                 [--tightness-from LEDGER.json] [--profile ...] [--seed N] [--scheduler ADDRESS]
@@ -161,13 +161,17 @@ def _validate(argv) -> int:
                         f"%(default)g, at most {MAX_TIMEOUT:g})")
     p.add_argument("--only", action="extend", nargs="+", metavar="FUNCTION",
                    help="check only these adapter functions of the module (and the claims that use only them)")
+    p.add_argument("--memory", type=_positive_int, metavar="MIB",
+                   help="mebibytes the module's process may address (RLIMIT_AS, Linux; default: this machine's "
+                        "memory): an allocation beyond it is a MemoryError in the call")
     _add_scheduler_option(p, "the function checks and the claims")
     args = p.parse_args(argv)
     from .validate import validate
 
     try:
         return validate(args.module, profile=args.profile, seed=args.seed, timeout=args.timeout,
-                        scheduler=args.scheduler, functions=args.only)
+                        scheduler=args.scheduler, functions=args.only,
+                        memory=None if args.memory is None else args.memory << 20)
     except KeyboardInterrupt:  # a Ctrl-C, or a SIGINT the module sent to the judge: one line, no traceback
         print("interrupted: no verdict", file=sys.stderr)
         return 130

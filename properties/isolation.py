@@ -39,6 +39,7 @@ import atexit
 import builtins
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -52,8 +53,8 @@ from . import worker as _codec
 from .errors import AdapterAbort, ImplementationDied, ImplementationError, TimedOut, UnplainOutput, UnusableModule
 from .own_imports import module_path
 
-__all__ = ["CAPTURE", "IMPORT_TIMEOUT", "MAX_TIMEOUT", "WATCHDOG_GRACE", "Worker", "changed_files", "clean",
-           "fingerprint"]
+__all__ = ["CAPTURE", "IMPORT_TIMEOUT", "MARK", "MAX_TIMEOUT", "WATCHDOG_GRACE", "Worker", "changed_files", "clean",
+           "default_memory", "fingerprint"]
 
 CAPTURE = 16384
 """Bytes of the child's output kept per capture (the rest is counted, not kept)."""
@@ -71,12 +72,32 @@ WATCHDOG_GRACE = 10.0
 _WATCHDOG = """
 import os, select, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
-judge, group, deadline, pending = int(sys.argv[1]), int(sys.argv[2]), None, b''
+judge, group, mark, deadline, pending = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode(), None, b''
+def marked():
+    found = []
+    for pid in os.listdir('/proc') if os.path.isdir('/proc') else []:
+        try:
+            with open(f'/proc/{pid}/environ', 'rb') as fh:
+                if mark in fh.read().split(b'\\0'):
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return found
 def end():
     try:
         os.killpg(group, signal.SIGKILL)
     except OSError:
         pass
+    for _ in range(20):
+        found = marked()
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.05)
 while True:
     wait = None if deadline is None else max(0.0, deadline - time.monotonic())
     if not select.select([0], [], [], wait)[0]:
@@ -97,7 +118,13 @@ while True:
 """
 """The watchdog's program (``python -P -c``; standard library only): ``SECONDS`` on its standard input arms it,
 ``off`` disarms it; at the deadline it kills the module's process group and sends SIGCONT to the judge; at
-the end of its input (the judge closed the worker, or died) it kills the group and exits."""
+the end of its input (the judge closed the worker, or died) it kills the group and exits.  Killing "the
+group" also sweeps, where ``/proc`` exists (Linux), every process whose environment holds the worker's
+:data:`MARK` variable: what the module started and moved out of its group (``setsid``, a double fork)."""
+
+MARK = "PROPERTIES_JUDGED_MODULE"
+"""The environment variable every process of the module inherits (value: one per worker), by which the
+watchdog finds them."""
 
 _BOOT = ("import importlib.util as u, sys; s = u.spec_from_file_location('_properties_worker', sys.argv[1]); "
          "m = u.module_from_spec(s); s.loader.exec_module(m); m.serve(int(sys.argv[2]), int(sys.argv[3]))")
@@ -162,17 +189,37 @@ def changed_files(before: dict, after: dict) -> list[str]:
     return out + [f"{name} (created)" for name in sorted(set(after) - set(before))]
 
 
+def default_memory() -> int:
+    """The default limit of the module's address space, in bytes: this machine's memory (or its cgroup's limit)."""
+    from solvers.memory import memory_bytes
+
+    return memory_bytes()
+
+
+def _limit_memory(pid: int, nbytes: int) -> None:
+    """``RLIMIT_AS`` of the process ``pid`` set to ``nbytes`` where the platform has ``prlimit`` (Linux): an
+    allocation beyond it is a ``MemoryError`` in the module's call, not the machine's memory exhausted."""
+    try:
+        import resource
+
+        resource.prlimit(pid, resource.RLIMIT_AS, (nbytes, nbytes))
+    except (ImportError, AttributeError, OSError, ValueError):  # no prlimit here: no limit (docs/validate.md)
+        pass
+
+
 class Worker:
     """One child process holding the module ``module_name``; :meth:`start` imports it there.
 
-    ``timeout`` is the limit of each call in seconds.  After :meth:`start`, ``functions`` lists the
+    ``timeout`` is the limit of each call in seconds; ``memory`` the limit of the child's address space in
+    bytes (default :func:`default_memory`).  After :meth:`start`, ``functions`` lists the
     requested names the module defines as callables, and ``options`` the requested module attributes
     it declares (as plain values).
     """
 
-    def __init__(self, module_name: str, *, timeout: float):
+    def __init__(self, module_name: str, *, timeout: float, memory: int | None = None):
         self.module_name = module_name
         self.timeout = timeout
+        self.memory = default_memory() if memory is None else memory
         self.functions: list[str] = []
         self.options: dict = {}
         self._names: tuple = ()
@@ -200,15 +247,19 @@ class Worker:
         up_r, up_w = os.pipe()
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
         self._home = tempfile.mkdtemp(prefix="properties-module-")
+        mark = f"{os.getpid()}-{secrets.token_hex(8)}"
         try:
             # -P: the module's directory is not on the path before the module is imported (module_path puts it
             # there for the import); a private, empty working directory for whatever the module writes
             self._proc = subprocess.Popen(
                 [sys.executable, "-P", "-c", _BOOT, path, str(down_r), str(up_w)], pass_fds=(down_r, up_w),
-                cwd=self._home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                cwd=self._home, env=dict(os.environ, **{MARK: mark}),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                 start_new_session=True)
+            _limit_memory(self._proc.pid, self.memory)
             self._watchdog = subprocess.Popen([sys.executable, "-P", "-c", _WATCHDOG, str(os.getpid()),
-                                               str(self._proc.pid)], stdin=subprocess.PIPE, cwd=self._home)
+                                               str(self._proc.pid), f"{MARK}={mark}"], stdin=subprocess.PIPE,
+                                              cwd=self._home)
         finally:
             os.close(down_r)
             os.close(up_w)

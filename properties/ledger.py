@@ -274,6 +274,14 @@ def default_jobs() -> int:
 
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it terminates workers
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True, name="parent watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End a worker process whose ledger process is gone (killed with no chance to stop its workers)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(3)
 
 
 def judge_by_id(claim_id: str, profile: str, seed: int, impl_name: str | None) -> dict:
@@ -395,23 +403,24 @@ def run_ledger(selected: list[Claim], *, profile: str = profiles.DEFAULT_PROFILE
 
 
 class _interrupts:
-    """While running claims, a Ctrl-C is remembered (the list is non-empty) before it is raised, so
-    a claim interrupted half-way is never written as if it had finished."""
+    """While running claims, a Ctrl-C or a SIGTERM is remembered (the list is non-empty) before it is
+    raised as ``KeyboardInterrupt``, so a claim interrupted half-way is never written as if it had
+    finished, and the worker processes are stopped before the ledger exits."""
 
     def __enter__(self):
         self.flag: list[bool] = []
-        self.previous = None
+        self.previous = {}
         if threading.current_thread() is threading.main_thread():
-            def on_sigint(signum, frame):
+            def on_signal(signum, frame):
                 self.flag.append(True)
                 raise KeyboardInterrupt
 
-            self.previous = signal.signal(signal.SIGINT, on_sigint)
+            self.previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         return self.flag
 
     def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+        for sig, previous in self.previous.items():
+            signal.signal(sig, previous)
         return False
 
 

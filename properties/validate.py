@@ -244,7 +244,7 @@ def applicable_claims(names) -> list:
     return [c for c in claims() if c.uses and set(c.uses) <= set(names)]
 
 
-def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
+def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT, memory: int | None = None) -> Worker:
     """The module under judgement imported in its own process (a started :class:`~properties.isolation.Worker`
     whose ``functions`` are the adapter functions it defines).
 
@@ -259,7 +259,7 @@ def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
         dotted = module_name[:-3].replace("/", ".").replace("\\", ".").strip(".")
         raise UnusableModule(f"error: {module_name!r} is a file name; name the module without '.py': "
                              f"python -m properties validate {dotted}")
-    worker = Worker(module_name, timeout=timeout)
+    worker = Worker(module_name, timeout=timeout, memory=memory)
     worker.start(list(adapters()), sorted({key for ad in adapters().values() for key, _ in ad.options}))
     if not worker.functions:
         worker.close()
@@ -270,12 +270,13 @@ def open_module(module_name, *, timeout: float = DEFAULT_TIMEOUT) -> Worker:
 
 def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFAULT_SEED,
              timeout: float = DEFAULT_TIMEOUT, functions=None, include_claims: bool = True, stream=None,
-             scheduler: str | None = None) -> int:
+             scheduler: str | None = None, memory: int | None = None) -> int:
     """Validate ``module_name``; print a report; return the exit code (0 pass, 1 fail, 2 usage).
 
     ``functions`` restricts the adapter checks to those names (default: every adapter function the
     module defines); ``include_claims=False`` skips the claims that use them.  ``timeout`` is the
-    limit of each call in seconds.  ``scheduler``, the address of a dask.distributed scheduler, runs
+    limit of each call in seconds, ``memory`` of the module's address space in bytes (default: this
+    machine's memory).  ``scheduler``, the address of a dask.distributed scheduler, runs
     the function checks, then the claims, as tasks on its workers (each opens the module in a process
     of its own there; :mod:`properties.distributed`): the same report, printed in the same order.
     """
@@ -289,7 +290,7 @@ def validate(module_name: str, *, profile: str = "ci", seed: int = profiles.DEFA
         return [f"FAIL files of {directory}: changed while the module ran: {', '.join(changed)}"] if changed else []
 
     try:
-        worker = open_module(module_name, timeout=timeout)
+        worker = open_module(module_name, timeout=timeout, memory=memory)
     except UnusableModule as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -23,6 +23,8 @@ def pytest_addoption(parser):
                     help="seed of every search (default: the validator's)")
     group.addoption("--impl-timeout", dest="properties_timeout", default=None, type=float, metavar="SECONDS",
                     help="time limit of one call of the implementation (default: the validator's)")
+    group.addoption("--impl-memory", dest="properties_memory", default=None, type=int, metavar="MIB",
+                    help="mebibytes the implementation's process may address (default: this machine's memory)")
 
 
 def usage_error(config) -> str | None:
@@ -37,6 +39,9 @@ def usage_error(config) -> str | None:
     timeout = config.getoption("properties_timeout")
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
         return f"--impl-timeout={timeout:g} must be a positive number of seconds, at most {MAX_TIMEOUT:g} (one day)"
+    memory = config.getoption("properties_memory")
+    if memory is not None and memory < 1:
+        return f"--impl-memory={memory} must be a positive number of mebibytes"
     return None
 
 

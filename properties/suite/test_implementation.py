@@ -30,9 +30,9 @@ __all__ = ["pytest_generate_tests", "test_claim", "test_function"]
 
 
 @functools.cache
-def _worker(name: str, timeout: float):
+def _worker(name: str, timeout: float, memory: int | None = None):
     try:
-        return open_module(name, timeout=timeout)
+        return open_module(name, timeout=timeout, memory=memory)
     except UnusableModule as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -47,9 +47,15 @@ def _settings(config):
             profiles.DEFAULT_SEED if seed is None else seed, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
+def _memory(config) -> int | None:
+    """``--impl-memory`` in bytes (None: the default, this machine's memory)."""
+    mib = config.getoption("properties_memory")
+    return None if mib is None else mib << 20
+
+
 def pytest_generate_tests(metafunc):
     name, _, _, timeout = _settings(metafunc.config)
-    names = _worker(name, timeout).functions
+    names = _worker(name, timeout, _memory(metafunc.config)).functions
     if "adapter_name" in metafunc.fixturenames:
         metafunc.parametrize("adapter_name", names, ids=names)
     if "claim_id" in metafunc.fixturenames:
@@ -62,7 +68,7 @@ def test_function(adapter_name, request):
     """The adapter function ``adapter_name`` of the module: searched inputs against the oracle (a minimal
     failing input on failure), then its statistical checks."""
     name, profile, seed, timeout = _settings(request.config)
-    worker = _worker(name, timeout)
+    worker = _worker(name, timeout, _memory(request.config))
     ad = adapters()[adapter_name]
     worker.capture()
     rep = check_function(ad, worker.function(adapter_name), profile=profile, seed=seed,
@@ -76,7 +82,7 @@ def test_claim(claim_id, request):
     """The claim ``claim_id`` run on the module's own functions: its verdict, and each repair's, must be the
     recorded finding."""
     name, profile, seed, timeout = _settings(request.config)
-    worker = _worker(name, timeout)
+    worker = _worker(name, timeout, _memory(request.config))
     worker.capture()
     verdicts = claim_verdicts(run_claim(load_all()[claim_id], profile=profile, impl=worker.implementation(worker.functions),
                                         seed=seed))

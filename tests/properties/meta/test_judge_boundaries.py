@@ -114,3 +114,26 @@ def test_a_sigint_from_the_module_is_one_line_not_a_traceback():
     proc = _validate(ROOT, "tests.properties.meta.toy.hostile_interrupts_the_judge", "--timeout", "30")
     assert proc.returncode == 130 and "Traceback" not in proc.stdout + proc.stderr, proc.stderr[-3000:]
     assert proc.stderr.strip().splitlines()[-1] == "interrupted: no verdict", proc.stderr
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the sweep by environment needs /proc (Linux)")
+def test_no_process_of_the_module_survives_the_judge(tmp_path):
+    pid_file = tmp_path / "daemon.pid"
+    proc = subprocess.run([sys.executable, "-m", "properties", "validate",
+                           "tests.properties.meta.toy.hostile_leaves_a_daemon", "--timeout", "30"], cwd=ROOT,
+                          env=_env(HOSTILE_PID_FILE=str(pid_file)), capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1) and pid_file.exists(), proc.stdout + proc.stderr[-3000:]
+    pid = int(pid_file.read_text())
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        state = "gone"
+    assert state in ("gone", "Z"), f"the module's daemon {pid} survived the judge (state {state})"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is set with prlimit (Linux)")
+def test_the_module_memory_limit_makes_an_allocation_beyond_it_a_fail():
+    proc = _validate(ROOT, "tests.properties.meta.toy.greedy_allocation", "--timeout", "30", "--memory", "1024")
+    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    assert "FAIL kron" in proc.stdout and "MemoryError" in proc.stdout, proc.stdout
