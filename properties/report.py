@@ -49,8 +49,8 @@ from .registry import canonical_ids, claims, paper, paper_names
 from .toolkit.claims import VERDICTS
 from .toolkit.provenance import AS_WRITTEN, PROVENANCE_WORDS, STRENGTH_WORDS, STRENGTHS, annotate, strength
 
-__all__ = ["EQUALITY", "LOOSE", "about_lines", "certificate_text", "check_matplotlib", "conventions_table",
-           "conventions_text", "difference_table", "provenance", "readme_status", "repair_status",
+__all__ = ["EQUALITY", "FIGURES_NEED", "LOOSE", "about_lines", "certificate_text", "conventions_table",
+           "conventions_text", "difference_table", "has_matplotlib", "provenance", "readme_status", "repair_status",
            "reproduce_command", "section_order", "select_entries", "strength_counts", "write_reports"]
 
 
@@ -395,14 +395,18 @@ def _figure(name: str, entries: list[dict], path: str) -> None:
     plt.close(fig)
 
 
-def check_matplotlib() -> None:
-    """``ValueError`` (saying how to install it) when matplotlib, which draws the TIGHTNESS figures, cannot
-    be imported: checked before any file is written, so a report is written whole or not at all."""
+def has_matplotlib() -> bool:
+    """Whether matplotlib, which draws the TIGHTNESS figures, can be imported (without it the report writes its
+    Markdown and certificates and says what draws the figures: :data:`FIGURES_NEED`)."""
     try:
         import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ValueError(f"report needs matplotlib for the TIGHTNESS figures ({exc}); install it with "
-                         "pip install matplotlib (or pip install -e '.[report]')") from None
+    except ImportError:
+        return False
+    return True
+
+
+FIGURES_NEED = "pip install '.[report]' (or pip install matplotlib)"
+"""What installs the figures' dependency, as the command line says it when matplotlib is missing."""
 
 
 def _named(claim, entry: dict) -> dict:
@@ -429,8 +433,8 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     shown with each falsified claim and verified repair; ``tightness``: another ledger (a deep run) whose
     verified bounds make the tightness table, list and figure, named by ``tightness_source`` (``source``
     names ``ledger`` in the difference table).
-    ``ValueError`` before writing anything when matplotlib is missing (:func:`check_matplotlib`)."""
-    check_matplotlib()
+    Without matplotlib (:func:`has_matplotlib`) the figures are left out and the rest is written."""
+    figures = has_matplotlib()
     registry = {c.id: c for c in claims()}
     by_paper: dict[str, list[dict]] = {}
     filled = False
@@ -466,9 +470,11 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
         with open(md, "w", encoding="utf-8") as fh:
             fh.write(_paper_markdown(name, entries, header, None if tightness is None else tight_by_paper.get(name, []),
                                      tightness_source and f"{tightness_source} (profile {tightness.get('profile')})"))
-        png = os.path.join(out_dir, f"TIGHTNESS-{name}.png")
-        _figure(name, entries if tightness is None else tight_by_paper.get(name, []), png)
-        written += [md, png]
+        written.append(md)
+        if figures:
+            png = os.path.join(out_dir, f"TIGHTNESS-{name}.png")
+            _figure(name, entries if tightness is None else tight_by_paper.get(name, []), png)
+            written.append(png)
     if tightness is not None:
         path = os.path.join(out_dir, "DIFFERENCES.md")
         with open(path, "w", encoding="utf-8") as fh:

@@ -371,7 +371,8 @@ def _newton_step_instances():
 @ADAPTERS("attention_newton_step",
           signature="attention_newton_step(A1, A2, A3, B: (n, d), w: (n,) ≥ 0, z: (2d²,), H_tilde: (2d², 2d²)) "
                     "-> (2d²,)",
-          doc="one update z − H̃⁻¹∇L_tot(z) of alg.newton, L_tot = L_half + L_reg (reading b)",
+          doc="one update z − H̃⁻¹∇L_tot(z) of alg.newton, L_tot = L_half + L_reg with the regulariser "
+              "L_reg = (d/2)‖A1·X·A2ᵀ·W^{1/2}‖_F² + ½‖W·A3·Y‖_F², W = diag(w) (spec def.reg_x reading b, def.reg_y)",
           tolerance="‖ẑ' − z'‖₂ ≤ ‖H̃⁻¹‖·(2η·‖g‖_mag + 16k·u·‖H̃‖·‖H̃⁻¹g‖) + 4u‖z‖, k = 2d², ‖g‖_mag the "
                     "magnitude of ∇L_tot",
           strategy=_newton_step_instances, max_examples=15)
