@@ -70,7 +70,8 @@ def _paper_claims(name: str) -> dict[str, Claim]:
     for cid, rs in repairs.items():
         if cid not in found:
             raise ValueError(f"properties.{name} declares a repair of {cid!r} but not the claim itself")
-        found[cid] = dataclasses.replace(found[cid], repairs=tuple(rs))
+        found[cid] = dataclasses.replace(found[cid], repairs=tuple(  # a repair is of the claim's provenance
+            dataclasses.replace(r, provenance=r.provenance or found[cid].provenance) for r in rs))
     for cid, rs in readings.items():
         if cid not in found:
             raise ValueError(f"properties.{name} declares an alternative reading of {cid!r} but not the claim itself")
