@@ -1,9 +1,10 @@
-"""A paper as one declared unit: its metadata, its section modules' claim sets and its adapter sets.
+"""A paper as one declared unit: its metadata, its section modules' claim sets, its adapter sets and
+its certifier sets.
 
 Each paper package ``properties/<name>/`` declares exactly one ``PAPER = Paper(...)`` in its
 ``__init__.py``; the registry (:mod:`properties.registry`) finds the package from the ``paper``
 column of ``claims.tsv`` and reads everything else from this record, so a paper's name, title,
-sections and adapter functions are written once, there.
+sections, adapter functions and certificate modules are written once, there.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .contract import Adapter, AdapterSet
+from .evidence import Certifier, Certifiers
 from .toolkit.claims import Claim, ClaimSet
 from .toolkit.provenance import Convention, check_convention_choices
 
@@ -38,6 +40,9 @@ class Paper:
             functions of the adapter contract.
         experiment: the module running the paper's experiments (``python -m properties experiment
             <name>`` calls its ``main(argv, prog=...)``), or ``""`` when it has none.
+        certificates: the :class:`~properties.evidence.Certifiers` (``CERTIFIERS``) of each certificate
+            module (``certificates.py``, ``certificates_<topic>.py``), which ``python -m properties
+            certify`` runs through the registry; each (claim id, target) is certified by one set only.
         conventions: the paper's table of conventions (:class:`~properties.toolkit.provenance.Convention`),
             one row per choice its statements depend on; every claim takes the conventions it names from
             this table, and the table is rendered on the paper's page.
@@ -56,6 +61,7 @@ class Paper:
     sections: tuple[ClaimSet, ...]
     adapters: tuple[AdapterSet, ...] = ()
     experiment: str = ""
+    certificates: tuple[Certifiers, ...] = ()
     conventions: tuple[Convention, ...] = ()
 
     def __post_init__(self):
@@ -84,6 +90,15 @@ class Paper:
         if not isinstance(self.experiment, str) or (self.experiment
                                                      and not self.experiment.startswith(f"properties.{self.name}.")):
             raise ValueError(f"experiment={self.experiment!r} must be a module of properties.{self.name} or ''")
+        if not isinstance(self.certificates, tuple) or not all(isinstance(c, Certifiers) for c in self.certificates):
+            raise ValueError(f"certificates={self.certificates!r} must be a tuple of Certifiers [{self.name}]")
+        for i, c in enumerate(self.certificates):
+            if c.paper != self.name:
+                raise ValueError(f"certificates[{i}] is a Certifiers of paper {c.paper!r}, must be one of {self.name!r}")
+        keys = [key for c in self.certificates for key in c.by_key]
+        if len(set(keys)) != len(keys):
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            raise ValueError(f"certificates certify {twice} in two sets; each (claim id, target) once [{self.name}]")
         if not isinstance(self.conventions, tuple) or not all(isinstance(c, Convention) for c in self.conventions):
             raise ValueError(f"conventions={self.conventions!r} must be a tuple of Conventions [{self.name}]")
         names = [c.name for c in self.conventions]
@@ -105,6 +120,11 @@ class Paper:
         """Every claim of the sections, repairs and alternative readings included (they share their claim's
         id), in declaration order."""
         return tuple(c for s in self.sections for c in s)
+
+    @property
+    def certifiers(self) -> dict[tuple[str, str], Certifier]:
+        """This paper's certifiers, by (claim id, target), from every declared certificate module."""
+        return {key: cert for c in self.certificates for key, cert in c.by_key.items()}
 
     @property
     def functions(self) -> tuple[Adapter, ...]:

@@ -17,7 +17,6 @@ import dataclasses
 import fnmatch
 import functools
 import importlib
-import importlib.util
 
 from .contract import Adapter
 from .evidence import Certifier
@@ -146,11 +145,6 @@ def select(patterns: list[str] | None) -> list[Claim]:
 
 
 def certifiers() -> dict[tuple[str, str], Certifier]:
-    """Every paper's certifiers (``properties.<paper>.certificates.CERTIFIERS``), by (claim id, target)."""
-    found: dict[tuple[str, str], Certifier] = {}
-    for name in paper_names():
-        module = f"properties.{name}.certificates"
-        if importlib.util.find_spec(module) is None:
-            continue
-        found.update(importlib.import_module(module).CERTIFIERS.by_key)
-    return found
+    """Every paper's certifiers (the certificate modules its :class:`~properties.paper.Paper` record
+    declares), by (claim id, target)."""
+    return {key: cert for p in papers() for key, cert in p.certifiers.items()}

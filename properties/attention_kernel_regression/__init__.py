@@ -3,11 +3,11 @@ paper 004).
 
 Spec: ``shared/spec/attention_kernel_regression.md``.  Section modules: ``facts`` (Appendices A–B),
 ``sketching`` (C), ``linear_algebra_lemmas`` (D–E, Remark 3.1), ``regression`` (F–I, Algorithms 1–4),
-``powers`` (J–K, Algorithms 5–6, Theorems 1.4–1.5), ``section_l_sketch`` (L: Algorithm 8, W_g,
-Theorems L.1, L.5, L.6, L.8, Lemma L.2) and ``section_l_solver`` (L: Algorithms 7 and 7R, Theorem L.3 /
+``powers`` (J–K, Algorithms 5–6, Theorems 1.4–1.5), ``tensor_sketch`` (L: Algorithm 8, W_g,
+Theorems L.1, L.5, L.6, L.8, Lemma L.2) and ``kernel_ridge`` (L: Algorithms 7 and 7R, Theorem L.3 /
 1.6), ``identities`` (the derived identities the oracle relies on); ``strategies``, ``common`` and
 ``costs`` (running time from the implementation's operation counts) are shared by them; ``adapters``
-and ``section_l_adapters`` hold this paper's functions of the adapter contract.  The oracle
+and ``kernel_ridge_adapters`` hold this paper's functions of the adapter contract.  The oracle
 (:mod:`oracle.attention_kernel_regression`) judges at 50+ digits from the exact float64 instance.
 """
 
@@ -15,15 +15,18 @@ from ..paper import Paper
 from ..toolkit.provenance import Convention
 from . import (
     adapters,
+    certificates,
+    certificates_sketch,
+    certificates_statistics,
     facts,
     identities,
+    kernel_ridge,
+    kernel_ridge_adapters,
     linear_algebra_lemmas,
     powers,
     regression,
-    section_l_adapters,
-    section_l_sketch,
-    section_l_solver,
     sketching,
+    tensor_sketch,
 )
 
 __all__ = ["PAPER"]
@@ -32,8 +35,9 @@ PAPER = Paper(
     name="attention_kernel_regression", title="Solving Attention Kernel Regression Problem via Pre-conditioner",
     number="004", authors=("Song", "Yin", "Zhang"), year=2023, arxiv="2308.14304",
     sections=(facts.claims, sketching.claims, linear_algebra_lemmas.claims, regression.claims, powers.claims,
-              section_l_sketch.claims, section_l_solver.claims, identities.claims),
-    adapters=(adapters.ADAPTERS, section_l_adapters.adapters),
+              tensor_sketch.claims, kernel_ridge.claims, identities.claims),
+    adapters=(adapters.ADAPTERS, kernel_ridge_adapters.ADAPTERS),
+    certificates=(certificates.CERTIFIERS, certificates_sketch.CERTIFIERS, certificates_statistics.CERTIFIERS),
     conventions=(
         Convention("sigma_min", "§A.1: σ_min(A) = min_{‖x‖₂=1} ‖Ax‖₂ (so 0 for a wide A); the harness's default "
                    "throughout", alternatives=(

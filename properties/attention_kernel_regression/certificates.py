@@ -8,8 +8,9 @@ SVD's factors cancel (thmL.3.eq86, thmL.3.gd), so the enclosure is of an exact r
 the implementation's output (Theorem K.1, the running-time sweeps) record that output: the first
 certification calls the project's implementation (``solvers.adapter``), and the certificate keeps its
 float64 result (``hints``) or counts (the instance), which ``--check`` re-verifies with python-flint
-alone.  The sketch-based and statistical claims of Section L live in :mod:`.certificates_sketch` and
-:mod:`.certificates_statistics`; the registry they all register into is :mod:`.certificates_common`'s.
+alone.  The sketch-based and statistical claims of Section L are certified in :mod:`.certificates_sketch`
+and :mod:`.certificates_statistics`, each with its own ``CERTIFIERS``; the paper's record
+(:data:`properties.attention_kernel_regression.PAPER`) declares all three.
 """
 
 from __future__ import annotations
@@ -23,11 +24,16 @@ from oracle import ball
 from oracle.precision import UndecidableError
 
 from ..contract import default_implementation
-from ..evidence import Evidence, Fact
-from . import certificates_sketch, certificates_statistics  # noqa: F401  (register the Section L certifiers)
-from .certificates_common import CERTIFIERS, psd_fact
+from ..evidence import Certifiers, Evidence, Fact
 
-__all__ = ["CERTIFIERS", "counts_instance", "nonzero_eigenvalues"]
+__all__ = ["CERTIFIERS", "counts_instance", "nonzero_eigenvalues", "psd_fact"]
+
+CERTIFIERS = Certifiers("attention_kernel_regression")
+
+
+def psd_fact(S: fmpq_mat, what: str) -> Fact:
+    """The premise ``what``: the rational symmetric ``S`` is positive semidefinite, decided exactly."""
+    return Fact(what, "exact rational LDLᵀ", ball.positive_semidefinite_exact(S))
 
 
 # -- helpers: exact ranks, Gram eigenvalues, κ, witnesses ----------------------------------------------

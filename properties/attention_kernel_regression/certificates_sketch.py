@@ -22,11 +22,13 @@ from oracle import ball, sketch_bits
 from oracle.precision import UndecidableError
 
 from ..contract import default_implementation
-from ..evidence import Evidence, Fact
-from .certificates_common import CERTIFIERS, psd_fact
+from ..evidence import Certifiers, Evidence, Fact
+from .certificates import psd_fact
 
-__all__ = ["exact_features", "exact_sketch", "features_gram", "gram_eigen_ratio", "kernel_ball", "null_vector",
+__all__ = ["CERTIFIERS", "exact_features", "exact_sketch", "features_gram", "gram_eigen_ratio", "kernel_ball", "null_vector",
            "record_bits", "restore_bits"]
+
+CERTIFIERS = Certifiers("attention_kernel_regression")
 
 
 # -- the sketches, exactly ----------------------------------------------------------------------------------
@@ -137,7 +139,7 @@ def _bits_hint(hints, key, compute):
 # -- Theorem L.5 ------------------------------------------------------------------------------------------
 
 def _l5_data(inst, hints):
-    from .section_l_sketch import L5_D, L5_M, L5_N, L5_P, sketch_bits
+    from .tensor_sketch import L5_D, L5_M, L5_N, L5_P, sketch_bits
 
     X = np.random.default_rng(inst["data_seed"]).standard_normal((L5_D, L5_N))
     (T, S), rec = _bits_hint(hints, "bits", lambda: sketch_bits(default_implementation(), L5_D, L5_M, inst["seed"]))
@@ -175,7 +177,7 @@ def _thmL_5(inst, hints):
 # -- Theorem L.3's ∀x, y step -------------------------------------------------------------------------------
 
 def _allxy_data(inst, hints):
-    from .section_l_solver import ALLXY_ROWS
+    from .kernel_ridge import ALLXY_ROWS
 
     rng = np.random.default_rng(inst["data_seed"])
     d, n = inst["d"], inst["n"]

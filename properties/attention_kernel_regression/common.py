@@ -23,7 +23,6 @@ from ..toolkit import Outcome
 from ..toolkit.strategies import log10_cond
 
 __all__ = [
-    "PAPER",
     "boost",
     "cond_digits",
     "exact_product",
@@ -37,9 +36,6 @@ __all__ = [
     "unit",
     "with_note",
 ]
-
-PAPER = "attention_kernel_regression"
-
 
 def boost(digits: float):
     """Work at the current precision plus ``digits`` (the digits a conditioning costs, e.g.

@@ -16,14 +16,14 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, eq, le, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
-from .common import PAPER, boost, cond_digits, exact_product, fails_infinitely, fraction, kappa_paper, orth, trivially_true
+from .common import boost, cond_digits, exact_product, fails_infinitely, fraction, kappa_paper, orth, trivially_true
 from .strategies import rank_deficient, tall, wide
 
 __all__ = ["claims", "defA_5_note", "factA_4_b1", "factA_4_b1_defined", "factA_4_b1_repair", "factA_4_b3", "factA_4_b6",
            "factA_4_b7", "factA_4_b7_repair", "factA_4_b7_singular_values", "factA_4_b8", "factA_4_b8_repair",
            "factA_4_b9"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 
 
 def _idempotent(A):

@@ -12,12 +12,12 @@ from oracle import linalg, to_mp
 
 from ..toolkit import ClaimSet, eq
 from ..toolkit.strategies import dims, matrices, scalars, vectors
-from .common import PAPER, boost, cond_digits, trivially_true
+from .common import boost, cond_digits, trivially_true
 from .strategies import points, tall
 
 __all__ = ["claims", "id_statdim"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 
 
 def _tensor_power_columns(X, l):

@@ -14,12 +14,12 @@ from oracle.ball import exact, rational_matrix
 
 from ..toolkit import ClaimSet, le, worst
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
-from .common import PAPER, boost, cond_digits, orth, trivially_true, unit, with_note
+from .common import boost, cond_digits, orth, trivially_true, unit, with_note
 from .strategies import tall
 
 __all__ = ["claims", "d2_objects", "lemD_2", "lemD_2_literal", "lemD_2_repair", "lemD_5"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 
 
 def _d1_sides(A):

@@ -22,14 +22,14 @@ from oracle import linalg, to_mp
 from ..contract import output
 from ..toolkit import ClaimSet, le
 from ..toolkit.strategies import dims, scalars, vectors
-from .common import PAPER, boost, cond_digits, unit, with_note
+from .common import boost, cond_digits, unit, with_note
 from .costs import algorithm_time, with_time
 from .regression import psd_trial
 from .strategies import chain_instances
 
 __all__ = ["SWEEP_STAGES", "claims", "iteration_bound", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 
 
 _CHAIN_FIELDS = ("A", "b", "j", "ε_final", "mode", "directions")
@@ -353,6 +353,19 @@ _K1_STATEMENTS = (
      "w.p. ≥ 1 − δ for eq. (2)",
      "(informal K.1) an algorithm outputs x' with ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖ w.p. ≥ 1 − δ for eq. (2)"),
 )
+
+
+def _k1_claims(claim_id: str, sensible: str, stated: str) -> None:
+    """Declare ``claim_id`` as stated (:func:`thmK_1`) and its sensible reading as the repair (:func:`thmK_1_repair`)."""
+
+    @claims.check(claim_id, stated, **_K1, provenance="R", conventions=("probability", "constants", "kappa"))
+    def as_stated(inst, impl):
+        return thmK_1(inst, impl)
+
+    @claims.check(claim_id, sensible, **_K1_SENSIBLE)
+    def sensible_reading(inst, impl):
+        return thmK_1_repair(inst, impl)
+
+
 for _claim_id, _sensible, _stated in _K1_STATEMENTS:
-    claims.check(_claim_id, _stated, **_K1, provenance="R", conventions=("probability", "constants", "kappa"))(thmK_1)
-    claims.check(_claim_id, _sensible, **_K1_SENSIBLE)(thmK_1_repair)
+    _k1_claims(_claim_id, _sensible, _stated)

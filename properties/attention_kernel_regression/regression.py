@@ -19,14 +19,14 @@ from oracle import attention_kernel_regression as O
 from oracle import linalg, to_mp
 
 from ..contract import U, output
-from ..toolkit import ClaimSet, le
-from .common import PAPER, cond_digits, fraction, odd_residual_and_opt, power_residual, with_note
+from ..toolkit import ClaimSet, le, named
+from .common import cond_digits, fraction, odd_residual_and_opt, power_residual, with_note
 from .costs import algorithm_time, with_time
 from .strategies import reg_instance
 
 __all__ = ["claims", "lemF_1", "lemG_1", "lemH_1", "lemI_1", "psd_trial"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 DELTA = 0.05
 
 
@@ -40,12 +40,13 @@ def _algorithm_trial(claim_id, statement, *, algorithm, hypotheses, notes, **opt
     implementation's ``<algorithm>_ops`` counts (:func:`.costs.algorithm_time`), a failure there failing
     every trial.  ``options`` are the provenance options of :class:`~properties.toolkit.ClaimSet`."""
     def declare(trial):
+        @claims.trial(claim_id, statement, hypotheses=hypotheses, delta=DELTA, trials=50,
+                      uses=(algorithm, f"{algorithm}_ops"), notes=notes, **options)
+        @named(trial.__name__)
         def timed(seed, impl):
             return with_time(trial(seed, impl), algorithm_time(impl, algorithm))
 
-        timed.__name__, timed.__qualname__ = trial.__name__, trial.__qualname__
-        return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=DELTA, trials=50,
-                            uses=(algorithm, f"{algorithm}_ops"), notes=notes, **options)(timed)
+        return timed
 
     return declare
 

@@ -9,14 +9,14 @@ from mpmath import mp
 
 from oracle.sketch_bits import distortion_from_grams, sketch_grams
 
-from ..toolkit import ClaimSet, le
-from .common import PAPER, with_note
+from ..toolkit import ClaimSet, le, named
+from .common import with_note
 from .costs import SE_DELTA, SE_EPS, osnap_sparsity, sketch_time, with_time
 from .strategies import se_instance, se_rows
 
 __all__ = ["claims", "lemC_5_osnap", "lemC_5_srht"]
 
-claims = ClaimSet(PAPER)
+claims = ClaimSet("attention_kernel_regression")
 
 
 def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, notes: str, **options):
@@ -25,6 +25,9 @@ def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, note
     for the seed's fixed A (:func:`.strategies.se_instance`), the distortion max|σ_i(SQ) − 1| ≤ ε = SE_EPS
     is judged exactly, and the cost is the implementation's ``<kind>_apply_ops`` (:func:`.costs.sketch_time`).
     ``options`` are the provenance options of :class:`~properties.toolkit.ClaimSet`."""
+    @claims.trial(claim_id, statement, hypotheses=hypotheses, delta=SE_DELTA, trials=50,
+                  uses=(f"{kind}_bits", f"{kind}_apply_ops"), notes=notes, **options)
+    @named(f"lemC_5_{kind}")
     def trial(seed: int, impl):
         A, n, d = se_instance(seed)
         m = se_rows(n, d, SE_EPS, SE_DELTA)
@@ -33,9 +36,7 @@ def _se_claim(claim_id: str, kind: str, statement: str, *, hypotheses: str, note
         out = le(lambda: (distortion_from_grams(SG, G), mp.mpf(SE_EPS)))
         return with_time(with_note(out, f"n={n}, d={d}, m={m}, family {seed % 3}"), sketch_time(impl, kind))
 
-    trial.__name__ = trial.__qualname__ = f"lemC_5_{kind}"
-    return claims.trial(claim_id, statement, hypotheses=hypotheses, delta=SE_DELTA, trials=50,
-                        uses=(f"{kind}_bits", f"{kind}_apply_ops"), notes=notes, **options)(trial)
+    return trial
 
 
 lemC_5_srht = _se_claim(

@@ -10,7 +10,7 @@ holds this paper's functions of the adapter contract.
 
 from ..paper import Paper
 from ..toolkit.provenance import Convention
-from . import adapters, facts, gradients, hessians, lipschitz, newton, psd, sketching
+from . import adapters, certificates, facts, gradients, hessians, lipschitz, newton, psd, sketching
 
 __all__ = ["PAPER"]
 
@@ -22,6 +22,7 @@ PAPER = Paper(
     sections=(facts.claims, gradients.claims, hessians.claims, lipschitz.claims, psd.claims, sketching.claims,
               newton.claims),
     adapters=(adapters.ADAPTERS,),
+    certificates=(certificates.CERTIFIERS,),
     conventions=(
         Convention("sigma_min", "§9 (Lemma 9.1): “Let σ_min be the smallest singular value”; for the n×d² block 𝖠_{j0} "
                    "(rank ≤ d) that is the d²-th, 0 when d ≥ 2", alternatives=(

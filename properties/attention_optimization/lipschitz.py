@@ -234,6 +234,10 @@ claims.inequality("attention_optimization.lem12.3", "‖h(y)_{i0}‖₂ ≤ R² 
                   instances=h12_instances, fields=H12_FIELDS, sides=_lem12_3)
 
 
+@claims.check("attention_optimization.lem12.4", "‖h(y)_{i0} − h(ỹ)_{i0}‖₂ ≤ R‖y_{i0} − ỹ_{i0}‖₂",
+              hypotheses=H12 + "; y, ỹ ∈ R^{d²} drawn near or far apart", instances=h8_pairs,
+              fields=h8_fields(names=("y", "ỹ")),
+              notes="Tight (ratio → 1 along the top right singular vector of A3 when ‖A3‖ = R).")
 def _lem12_4(inst):
     A1, A2, A3, X, Y, B, j0, i0, y, yt = to_oracle(inst)
     d = A1.cols
@@ -244,12 +248,6 @@ def _lem12_4(inst):
         return gap, R * linalg.norm2(y[i0 * d:(i0 + 1) * d, 0] - yt[i0 * d:(i0 + 1) * d, 0])
 
     return le(sides)
-
-
-claims.check("attention_optimization.lem12.4", "‖h(y)_{i0} − h(ỹ)_{i0}‖₂ ≤ R‖y_{i0} − ỹ_{i0}‖₂",
-             hypotheses=H12 + "; y, ỹ ∈ R^{d²} drawn near or far apart", instances=h8_pairs,
-             fields=h8_fields(names=("y", "ỹ")),
-             notes="Tight (ratio → 1 along the top right singular vector of A3 when ‖A3‖ = R).")(_lem12_4)
 
 
 def _lem12_8(bound):

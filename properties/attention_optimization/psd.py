@@ -125,6 +125,21 @@ def _regularised_block(data, l, s):
     return O.kron_block(A1, A2, j0), s_plus, W, f, v, c
 
 
+@claims.check("attention_optimization.lem9.1.p3",
+              "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
+              hypotheses=_C0 + "; l ∈ [0.1, 10]; σ_min read as the smallest nonzero singular value of 𝖠_{j0} (the "
+                               "literal d²-th one is 0 for d ≥ 2, making the hypothesis unsatisfiable)",
+              expected="falsified", instances=_with_w, **_W_NAMES,
+              notes="AMBIGUOUS / FAILS as the spec records.  Literally (σ_min the d²-th singular value) the hypothesis "
+                    "is vacuous for d ≥ 2 and the statement true for d = 1; in the only non-vacuous reading for d ≥ 2 "
+                    "(nonzero σ) the conclusion is impossible: 𝖠_{j0}ᵀ(·)𝖠_{j0} has rank ≤ d < d², so λ_min = 0 < l "
+                    "— the search finds it at once with d = 2.",
+              conventions=("sigma_min", "reg_x", "constants"),
+              conventions_used={"sigma_min": "smallest nonzero singular value"},
+              source=("Lemma 9.1 Part 3: the hypothesis “min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0” is the paper's text; the "
+                      "conclusion H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²} is restored (the display after “then we have” "
+                      "is lost; spec lem9.1.p3), with σ_min read as the smallest nonzero singular value (the paper's "
+                      "makes the hypothesis unsatisfiable for d ≥ 2)"))
 def _lem9_1_p3(inst):
     data, l, s = to_oracle(inst)
 
@@ -133,23 +148,6 @@ def _lem9_1_p3(inst):
         return mp.eye(K.cols) * l, K.T * (O.B_x_paper(f, v, c) + W) * K
 
     return loewner(lambda: sides()[0], lambda: sides()[1])
-
-
-claims.check("attention_optimization.lem9.1.p3",
-             "if min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²}",
-             hypotheses=_C0 + "; l ∈ [0.1, 10]; σ_min read as the smallest nonzero singular value of 𝖠_{j0} (the "
-                              "literal d²-th one is 0 for d ≥ 2, making the hypothesis unsatisfiable)",
-             expected="falsified", instances=_with_w, **_W_NAMES,
-             notes="AMBIGUOUS / FAILS as the spec records.  Literally (σ_min the d²-th singular value) the hypothesis "
-                   "is vacuous for d ≥ 2 and the statement true for d = 1; in the only non-vacuous reading for d ≥ 2 "
-                   "(nonzero σ) the conclusion is impossible: 𝖠_{j0}ᵀ(·)𝖠_{j0} has rank ≤ d < d², so λ_min = 0 < l "
-                   "— the search finds it at once with d = 2.",
-             conventions=("sigma_min", "reg_x", "constants"),
-             conventions_used={"sigma_min": "smallest nonzero singular value"},
-             source=("Lemma 9.1 Part 3: the hypothesis “min_{j1} w_{j1,j1} ≥ l/σ_min(𝖠_{j0})² + C_0” is the paper's text; the "
-                     "conclusion H_{j0,i0} + H_reg,{j0,i0} ⪰ l·I_{d²} is restored (the display after “then we have” "
-                     "is lost; spec lem9.1.p3), with σ_min read as the smallest nonzero singular value (the paper's "
-                     "makes the hypothesis unsatisfiable for d ≥ 2)"))(_lem9_1_p3)
 
 
 def _row_space_projector(K):
@@ -164,6 +162,13 @@ def _row_space_projector(K):
     return Pi
 
 
+@claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
+              "(l/σ_+²)·𝖠_{j0}ᵀ𝖠_{j0} ⪰ l·Π_{j0}, Π_{j0} the projector onto the row space of 𝖠_{j0} (σ_+ its smallest "
+              "nonzero singular value)", hypotheses=_C0 + "; l ∈ [0.1, 10]; the paper's 𝖠ᵀB_paper𝖠 and the true "
+              "𝖠ᵀB_true𝖠 both", instances=_with_w, **_W_NAMES, repair=True,
+              notes="Derived: 𝖠ᵀ(B + W)𝖠 ⪰ (w_min − C_0)𝖠ᵀ𝖠 by −C_0I ⪯ B (lem9.1.p1) and W ⪰ w_min·I; (w_min − "
+                    "C_0)𝖠ᵀ𝖠 ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π.  This is the strongest form: 𝖠ᵀ(·)𝖠 has rank ≤ d, so l·I_{d²} "
+                    "is out of reach for d ≥ 2; the sum over j0 is lem9.1.p5's repair.")
 def _lem9_1_p3_repair(inst):
     data, l, s = to_oracle(inst)
 
@@ -176,15 +181,15 @@ def _lem9_1_p3_repair(inst):
                  loewner(lambda: mats()[1], lambda: mats()[3]))
 
 
-claims.check("attention_optimization.lem9.1.p3", "if min_{j1} w_{j1,j1} ≥ l/σ_+(𝖠_{j0})² + C_0 then H_{j0,i0} + H_reg,{j0,i0} ⪰ "
-             "(l/σ_+²)·𝖠_{j0}ᵀ𝖠_{j0} ⪰ l·Π_{j0}, Π_{j0} the projector onto the row space of 𝖠_{j0} (σ_+ its smallest "
-             "nonzero singular value)", hypotheses=_C0 + "; l ∈ [0.1, 10]; the paper's 𝖠ᵀB_paper𝖠 and the true "
-             "𝖠ᵀB_true𝖠 both", instances=_with_w, **_W_NAMES, repair=True,
-             notes="Derived: 𝖠ᵀ(B + W)𝖠 ⪰ (w_min − C_0)𝖠ᵀ𝖠 by −C_0I ⪯ B (lem9.1.p1) and W ⪰ w_min·I; (w_min − "
-                   "C_0)𝖠ᵀ𝖠 ⪰ (l/σ_+²)𝖠ᵀ𝖠 ⪰ l·Π.  This is the strongest form: 𝖠ᵀ(·)𝖠 has rank ≤ d, so l·I_{d²} "
-                   "is out of reach for d ≥ 2; the sum over j0 is lem9.1.p5's repair.")(_lem9_1_p3_repair)
-
-
+@claims.check("attention_optimization.lem9.1.p4",
+              "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
+              "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
+              "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
+              instances=_with_w, **_W_NAMES, max_examples=15,
+              conventions=("sigma_min", "reg_x", "constants"),
+              vacuous_note=("Under Lemma 9.1's σ_min (the smallest singular value of the n×d² block 𝖠_{j0}, 0 for d ≥ 2) the "
+                            "hypothesis is unsatisfiable and the claim vacuous for d ≥ 2; the harness judges the "
+                            "derived conclusion under W ⪰ 100·C_0·I, all it needs."))
 def _lem9_1_p4(inst):
     data, _, s = to_oracle(inst)
     A1 = data[0]
@@ -201,21 +206,22 @@ def _lem9_1_p4(inst):
     return worst(*outs)
 
 
-claims.check("attention_optimization.lem9.1.p4",
-             "if min w ≥ l/σ_min(𝖠_{j0})² + 100·C_0 then (1 − 1/10)(B_{j0,i0} + W) ⪯ W ⪯ (1 + 1/10)"
-             "(B_{j0,i0} + W)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I (the literal hypothesis is vacuous for "
-             "d ≥ 2; the derived conclusion needs only this); B_paper and B_true",
-             instances=_with_w, **_W_NAMES, max_examples=15,
-             conventions=("sigma_min", "reg_x", "constants"),
-             vacuous_note=("Under Lemma 9.1's σ_min (the smallest singular value of the n×d² block 𝖠_{j0}, 0 for d ≥ 2) the "
-                           "hypothesis is unsatisfiable and the claim vacuous for d ≥ 2; the harness judges the "
-                           "derived conclusion under W ⪰ 100·C_0·I, all it needs."))(_lem9_1_p4)
-
-
 def _H_sum_paper(A1, A2, A3, B, x, y):
     return O.hessian_xx_paper(A1, A2, A3, B, x, y)
 
 
+@claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0 then H + H_reg ⪰ l·I_{d²}",
+              hypotheses=_C0 + "; σ_min(𝖠_min) read as the smallest nonzero singular value over the blocks; H the "
+                               "paper's Σ𝖠ᵀB_paper𝖠, H_reg = d·(A1ᵀA1) ⊗ (A2ᵀWA2)",
+              expected="falsified", instances=_with_w, **_W_NAMES, max_examples=15,
+              notes="AMBIGUOUS / FAILS as the spec records: literally vacuous for d ≥ 2 (σ_min = 0); in the nonzero-σ "
+                    "reading H_reg is singular whenever A1 or W^{1/2}A2 is rank deficient (e.g. n = 1 < d), so "
+                    "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.",
+              conventions=("sigma_min", "reg_x", "constants"),
+              conventions_used={"sigma_min": "smallest nonzero singular value"},
+              source=("Lemma 9.1 Part 5: the hypothesis “min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0” is the paper's text; the "
+                      "conclusion H + H_reg ⪰ l·I_{d²} is restored (display lost; spec lem9.1.p5), with σ_min read as the "
+                      "smallest nonzero singular value"))
 def _lem9_1_p5(inst):
     data, l, s = to_oracle(inst)
     A1, A2, A3, X, Y, B, j0, i0 = data
@@ -231,20 +237,10 @@ def _lem9_1_p5(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check("attention_optimization.lem9.1.p5", "if min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0 then H + H_reg ⪰ l·I_{d²}",
-             hypotheses=_C0 + "; σ_min(𝖠_min) read as the smallest nonzero singular value over the blocks; H the "
-                              "paper's Σ𝖠ᵀB_paper𝖠, H_reg = d·(A1ᵀA1) ⊗ (A2ᵀWA2)",
-             expected="falsified", instances=_with_w, **_W_NAMES, max_examples=15,
-             notes="AMBIGUOUS / FAILS as the spec records: literally vacuous for d ≥ 2 (σ_min = 0); in the nonzero-σ "
-                   "reading H_reg is singular whenever A1 or W^{1/2}A2 is rank deficient (e.g. n = 1 < d), so "
-                   "λ_min(H + H_reg) can be ≈ 0 < l.  The repair holds.",
-             conventions=("sigma_min", "reg_x", "constants"),
-             conventions_used={"sigma_min": "smallest nonzero singular value"},
-             source=("Lemma 9.1 Part 5: the hypothesis “min w ≥ l/(nd·σ_min(𝖠_min)²) + C_0” is the paper's text; the "
-                     "conclusion H + H_reg ⪰ l·I_{d²} is restored (display lost; spec lem9.1.p5), with σ_min read as the "
-                     "smallest nonzero singular value"))(_lem9_1_p5)
-
-
+@claims.check("attention_optimization.lem9.1.p5",
+              "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
+              "correct replacement, reading b)", hypotheses=_C0 + "; n ≥ d; w = C_0(1 + s); the paper's H and the true "
+              "H_xx both", instances=_with_w, **_W_NAMES, max_examples=10, repair=True)
 def _lem9_1_p5_repair(inst):
     data, _, s = to_oracle(inst)
     A1, A2, A3, X, Y, B, j0, i0 = data
@@ -262,12 +258,13 @@ def _lem9_1_p5_repair(inst):
     return worst(loewner(lambda: sides()[0], lambda: sides()[1]), loewner(lambda: sides()[0], lambda: sides()[2]))
 
 
-claims.check("attention_optimization.lem9.1.p5",
-             "H + H_reg ⪰ d·(w_min − C_0)·σ_min(A1)²σ_min(A2)²·I_{d²} for w_min ≥ C_0 (the spec's "
-             "correct replacement, reading b)", hypotheses=_C0 + "; n ≥ d; w = C_0(1 + s); the paper's H and the true "
-             "H_xx both", instances=_with_w, **_W_NAMES, max_examples=10, repair=True)(_lem9_1_p5_repair)
-
-
+@claims.check("attention_optimization.lem9.1.p6",
+              "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
+              "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
+              instances=_with_w, **_W_NAMES, max_examples=15,
+              conventions=("sigma_min", "reg_x", "constants"),
+              vacuous_note=("As Part 4: under Lemma 9.1's σ_min the hypothesis is unsatisfiable for d ≥ 2 (σ_min(𝖠_min) = 0); "
+                            "judged under W ⪰ 100·C_0·I."))
 def _lem9_1_p6(inst):
     data, _, s = to_oracle(inst)
     A1, A2, A3, X, Y, B, j0, _ = data
@@ -282,15 +279,6 @@ def _lem9_1_p6(inst):
         return (Bs + W * d) * (mp.mpf(9) / 10), W * d, (Bs + W * d) * (mp.mpf(11) / 10)
 
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
-
-
-claims.check("attention_optimization.lem9.1.p6",
-             "same hypothesis with 100·C_0: (1 − 1/10)Σ_{i0}(B_{j0,i0} + W) ⪯ d·W ⪯ (1 + 1/10)"
-             "Σ_{i0}(B_{j0,i0} + W) (p4 summed over i0, derived)", hypotheses=_C0 + "; judged under W ⪰ 100·C_0·I",
-             instances=_with_w, **_W_NAMES, max_examples=15,
-             conventions=("sigma_min", "reg_x", "constants"),
-             vacuous_note=("As Part 4: under Lemma 9.1's σ_min the hypothesis is unsatisfiable for d ≥ 2 (σ_min(𝖠_min) = 0); "
-                           "judged under W ⪰ 100·C_0·I."))(_lem9_1_p6)
 
 
 def _lem9_2(part):
@@ -314,6 +302,8 @@ for _p, (_claim_id, _s) in enumerate(_LEM9_2, start=1):
                       "(derived from the proof steps)", instances=h12_instances, fields=H12_FIELDS, sides=_lem9_2(_p))
 
 
+@claims.check("attention_optimization.lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances,
+              fields=H12_FIELDS)
 def _lem9_2_p4(inst):
     data = to_oracle(inst)
 
@@ -324,9 +314,6 @@ def _lem9_2_p4(inst):
 
     return worst(loewner(lambda: mp.zeros(data[0].rows, data[0].rows), B3), le(lambda: _lem9_2(4)(*data)))
 
-
-claims.check("attention_optimization.lem9.2.p4", "0 ⪯ B_rank³ ⪯ R⁴·I", hypotheses=H12, instances=h12_instances,
-             fields=H12_FIELDS)(_lem9_2_p4)
 
 # --- Lemma 10.1 Parts 3, 4 -------------------------------------------------------------------
 
@@ -346,6 +333,10 @@ def _sigma3(A3):
     return s
 
 
+@claims.check("attention_optimization.lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
+              hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]; H_yy numerical, H_reg,y = I_d ⊗ A3ᵀW²A3",
+              instances=_yy_instances, **_W_NAMES, notes="Nearly tight (spec: min λ_min/l = 1.0024).",
+              conventions=("sigma_min",))
 def _lem10_1_p3(inst):
     (A1, A2, A3, X, Y, B, j0, i0), l, s = to_oracle(inst)
     sig = _sigma3(A3)
@@ -359,12 +350,10 @@ def _lem10_1_p3(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check("attention_optimization.lem10.1.p3", "if min_{j1} w_{j1,j1}² ≥ l/σ_min(A3)² then H_yy + H_reg,y ⪰ l·I_{d²}",
-             hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]; H_yy numerical, H_reg,y = I_d ⊗ A3ᵀW²A3",
-             instances=_yy_instances, **_W_NAMES, notes="Nearly tight (spec: min λ_min/l = 1.0024).",
-             conventions=("sigma_min",))(_lem10_1_p3)
-
-
+@claims.check("attention_optimization.lem10.1.p4",
+              "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
+              "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
+              instances=_yy_instances, **_W_NAMES, conventions=("sigma_min",))
 def _lem10_1_p4(inst):
     (A1, A2, A3, X, Y, B, j0, i0), l, s = to_oracle(inst)
     sig = _sigma3(A3)
@@ -377,11 +366,6 @@ def _lem10_1_p4(inst):
 
     return worst(loewner(lambda: parts()[0], lambda: parts()[1]), loewner(lambda: parts()[1], lambda: parts()[2]))
 
-
-claims.check("attention_optimization.lem10.1.p4",
-             "if min w² ≥ l/σ_min(A3)² + 100n then (1 − 1/10)(B(x) + W²) ⪯ W² ⪯ (1 + 1/10)(B(x) + W²), "
-             "B(x) = Σ_{j0} f_{j0}f_{j0}ᵀ", hypotheses=H12 + "; n ≥ d, rank(A3) = d; l ∈ [0.1, 10]",
-             instances=_yy_instances, **_W_NAMES, conventions=("sigma_min",))(_lem10_1_p4)
 
 # --- Section 3 chain -------------------------------------------------------------------------
 
@@ -407,6 +391,11 @@ claims.inequality("attention_optimization.sec3.psd_chain", "with large regularis
                               "refuted: it holds with the corrected α1, α2, α3 (repair, verified)."))
 
 
+@claims.check("attention_optimization.sec3.psd_chain",
+              "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
+              "α2 := w_min²σ_min(A3)² (lem10.1.p3) are ≥ α3 := n√d·R²(2R² + R)/2 (lem12.8 repaired), by Lemma 6.1",
+              hypotheses=H12 + "; n ≥ d, A1, A2, A3 of rank d; w_min the least value meeting both, times (1 + s)",
+              instances=_yy_instances, **_W_NAMES, max_examples=10, repair=True)
 def _psd_chain_repair(inst):
     (A1, A2, A3, X, Y, B, j0, i0), _, s = to_oracle(inst)
     n, d = A1.rows, A1.cols
@@ -424,8 +413,3 @@ def _psd_chain_repair(inst):
     return loewner(lambda: sides()[0], lambda: sides()[1])
 
 
-claims.check("attention_optimization.sec3.psd_chain",
-             "H_tot ⪰ 0 when α1 := d(w_min − C_0)σ_min(A1)²σ_min(A2)² (lem9.1.p5 repaired), "
-             "α2 := w_min²σ_min(A3)² (lem10.1.p3) are ≥ α3 := n√d·R²(2R² + R)/2 (lem12.8 repaired), by Lemma 6.1",
-             hypotheses=H12 + "; n ≥ d, A1, A2, A3 of rank d; w_min the least value meeting both, times (1 + s)",
-             instances=_yy_instances, **_W_NAMES, max_examples=10, repair=True)(_psd_chain_repair)

@@ -10,7 +10,18 @@ adapter contract.
 
 from ..paper import Paper
 from ..toolkit.provenance import Convention
-from . import adapters, bounds, convergence, experiments, facts, gradients, lipschitz, masks
+from . import (
+    adapters,
+    bounds,
+    certificates,
+    certificates_experiment,
+    convergence,
+    experiments,
+    facts,
+    gradients,
+    lipschitz,
+    masks,
+)
 
 __all__ = ["PAPER"]
 
@@ -19,6 +30,7 @@ PAPER = Paper(
     number="000", authors=("Liang", "Long", "Shi", "Song", "Zhou"), year=2024, arxiv="2410.11261",
     sections=(facts.claims, gradients.claims, bounds.claims, lipschitz.claims, convergence.claims, experiments.claims),
     adapters=(adapters.ADAPTERS, masks.ADAPTERS), experiment="properties.attention_pruning.experiments",
+    certificates=(certificates.CERTIFIERS, certificates_experiment.CERTIFIERS),
     conventions=(
         Convention("attention_mask", "Def 3.2: the loss with the causal mask M_c of Def 3.1, the problem §5 analyses "
                    "(“our optimization problem (Definition 3.2)”) and §6 optimises", alternatives=(

@@ -5,7 +5,7 @@ are the claims' ``fields``) and returns the :class:`~properties.evidence.Evidenc
 there (or that its repair holds strictly), with the statement's hypotheses proven as premises: exactly
 (:class:`~properties.evidence.Fact`: rational comparisons, an LDLᵀ of XXᵀ) or by balls.  The paper's
 objects in balls are :mod:`.certificates_model`'s; the experiment's claims (``emp.*``) are certified in
-:mod:`.certificates_experiment`.
+:mod:`.certificates_experiment`, with its own ``CERTIFIERS`` (the paper's record declares both).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from flint import arb, fmpq
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from ..evidence import Evidence, Fact
-from . import certificates_experiment  # noqa: F401  (registers the emp.* certifiers on CERTIFIERS)
+from ..evidence import Certifiers, Evidence, Fact
 from . import certificates_model as B
-from .certificates_common import CERTIFIERS
 
 __all__ = ["CERTIFIERS"]
+
+CERTIFIERS = Certifiers("attention_pruning")
 
 
 # -- shared pieces ------------------------------------------------------------------------------------

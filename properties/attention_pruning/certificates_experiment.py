@@ -22,12 +22,13 @@ from flint import arb
 from oracle import ball
 
 from ..contract import default_implementation
-from ..evidence import Evidence
+from ..evidence import Certifiers, Evidence
 from . import certificates_model as B
 from . import experiments as E
-from .certificates_common import CERTIFIERS
 
-__all__ = []
+__all__ = ["CERTIFIERS"]
+
+CERTIFIERS = Certifiers("attention_pruning")
 
 _OURS, _WANDA, _SGPT = "ours (M)", "Wanda", "SparseGPT"
 

@@ -225,6 +225,18 @@ claims.inequality("attention_pruning.aux.A_upper", "‖W∘(Xᵀp(M)X)‖_F ≤ 
 
 # -- Lemma 5.5 (PL inequality) and its corrected forms ------------------------------------------
 
+@claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL inequality ‖∇L(M)‖_F^α ≥ ½μ(g(M) − ξ_lem), "
+              "μ = 2·min|W|·β·δ, ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
+              hypotheses="XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 "
+                         "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
+              instances=pl_instances, fields=PL_FIELDS, expected="falsified",
+              notes="Both readings are searched (the reading is part of the instance; tests search each alone). "
+                    "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).",
+              conventions=("g_proxy", "attention_mask", "norms"),
+              conventions_used={"attention_mask": "no mask (Def 1.2)"},
+              source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
+                      "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
+                      "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))
 def lem5_5(inst):
     """attention_pruning.lem5.5 in the reading the instance names (A: squared, B: linear)."""
     X, W, M, mode, t, reading = inst
@@ -237,20 +249,6 @@ def lem5_5(inst):
         return k["mu"] / 2 * (c - k["xi_lem"]), grad
 
     return le(sides, note=f"reading {reading}")
-
-
-claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL inequality ‖∇L(M)‖_F^α ≥ ½μ(g(M) − ξ_lem), "
-             "μ = 2·min|W|·β·δ, ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
-             hypotheses="XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 "
-                        "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
-             instances=pl_instances, fields=PL_FIELDS, expected="falsified",
-             notes="Both readings are searched (the reading is part of the instance; tests search each alone). "
-                   "Spec CE-A (ratio 16 = 1/κ) and CE-B (∇L(M*) = 0 at a stationary point).",
-             conventions=("g_proxy", "attention_mask", "norms"),
-             conventions_used={"attention_mask": "no mask (Def 1.2)"},
-             source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
-                     "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
-                     "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))(lem5_5)
 
 
 def _corrected(X, W, M, mode, t, reading):
@@ -369,6 +367,19 @@ def _theorem_run(X, W, M0, lam, t_eta, theta, reading, *, corrected=False, cap=_
     return st_["min"], st_["xi"] + eps, st_["T"]
 
 
+@claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 run for T = 4L(M⁽⁰⁾)/(ημεn²) iterations "
+              "gives min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ_thm + ε, μ = 2·min|W|·β·δ, ξ_thm = 12n^{-1.5}·max|W|·‖X‖_F²·λd/μ "
+              "(reading A: g = ‖c‖_F²; reading B: g = ‖c‖_F)",
+              hypotheses="XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, "
+                         "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
+              instances=thm4_1_instances, fields=THM4_1_FIELDS, expected="falsified", max_examples=5,
+              notes="The run is exact (mpmath at the working precision) for up to 8000 steps; costlier instances are "
+                    "rejected.  Spec CE-A' and CE-B.",
+              conventions=("g_proxy", "attention_mask", "norms"),
+              conventions_used={"attention_mask": "no mask (Def 1.2)"},
+              source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
+                      "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
+                      "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))
 def thm4_1(inst, *, cap: int = _T_CAP):
     """attention_pruning.thm4.1 in the reading the instance names (exact runs of at most ``cap`` steps)."""
     X, W, M0, lam, t_eta, theta, reading = inst
@@ -377,21 +388,22 @@ def thm4_1(inst, *, cap: int = _T_CAP):
     return le(lambda: (m, b), note=f"reading {reading}, T = {T}")
 
 
-claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 run for T = 4L(M⁽⁰⁾)/(ημεn²) iterations "
-             "gives min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ_thm + ε, μ = 2·min|W|·β·δ, ξ_thm = 12n^{-1.5}·max|W|·‖X‖_F²·λd/μ "
-             "(reading A: g = ‖c‖_F²; reading B: g = ‖c‖_F)",
-             hypotheses="XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, "
-                        "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
-             instances=thm4_1_instances, fields=THM4_1_FIELDS, expected="falsified", max_examples=5,
-             notes="The run is exact (mpmath at the working precision) for up to 8000 steps; costlier instances are "
-                   "rejected.  Spec CE-A' and CE-B.",
-             conventions=("g_proxy", "attention_mask", "norms"),
-             conventions_used={"attention_mask": "no mask (Def 1.2)"},
-             source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
-                     "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
-                     "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))(thm4_1)
-
-
+@claims.check("attention_pruning.thm4.1", "corrected: with μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
+              "trajectory and iterates in [0,1]^{d×d}, T' = 4L(M0)/(ημ'εn²) iterations give min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ "
+              "ξ'/n² + ε", hypotheses="as thm4.1.corrected (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
+              instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
+              max_examples=5,
+              repair=True,
+              notes="The spec's thm4.1.corrected (derived: Theorem 5.2 with lem5.5's corrected squared PL constants), "
+                    "judged as that claim is (the implementation's float64 trajectory).")
+@claims.check("attention_pruning.thm4.1.corrected", "With μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
+              "trajectory and iterates in [0,1]^{d×d}: T' = 4L(M0)/(ημ'εn²) gives min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ ξ'/n² + ε",
+              hypotheses="as thm4.1 (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
+              instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
+              max_examples=5,
+              notes="T' ∝ 1/κ² is out of reach of an exact run in the ci budget: the trajectory is the implementation's "
+                    "Algorithm 1 (float64, through the adapter attention_pruning_gd_trace, itself compared with the "
+                    "exact run), judged in float64 with δ taken over that trajectory.")
 def _thm4_1_corrected(inst, impl):
     X, W, M0, lam, t_eta, theta, _ = inst
     Xm, Wm, M0m = (to_oracle(v) for v in (X, W, M0))
@@ -418,25 +430,6 @@ def _thm4_1_corrected(inst, impl):
         xi = k["alpha1"] / kap2
         got = float(2 * trace[:, 0].min() / n ** 2)
         return float_outcome(got, float(xi / n ** 2 + eps), note=f"T' = {steps}, δ = {mp.nstr(delta, 5)}")
-
-
-claims.check("attention_pruning.thm4.1.corrected", "With μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
-             "trajectory and iterates in [0,1]^{d×d}: T' = 4L(M0)/(ημ'εn²) gives min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ ξ'/n² + ε",
-             hypotheses="as thm4.1 (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
-             instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
-             max_examples=5,
-             notes="T' ∝ 1/κ² is out of reach of an exact run in the ci budget: the trajectory is the implementation's "
-                   "Algorithm 1 (float64, through the adapter attention_pruning_gd_trace, itself compared with the "
-                   "exact run), judged in float64 with δ taken over that trajectory.")(_thm4_1_corrected)
-
-claims.check("attention_pruning.thm4.1", "corrected: with μ' = 2κ², ξ' = α1/κ², g = ‖c‖_F², hypotheses along the "
-             "trajectory and iterates in [0,1]^{d×d}, T' = 4L(M0)/(ημ'εn²) iterations give min_{t≤T'} ‖c(M_t)‖_F²/n² ≤ "
-             "ξ'/n² + ε", hypotheses="as thm4.1.corrected (n = d = 2, X = s·Q, |W_ij| ≡ w, M0 = 0, λ ∈ {0, 1e-5})",
-             instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, uses=("attention_pruning_gd_trace",),
-             max_examples=5,
-             repair=True,
-             notes="The spec's thm4.1.corrected (derived: Theorem 5.2 with lem5.5's corrected squared PL constants), "
-                   "judged as that claim is (the implementation's float64 trajectory).")(_thm4_1_corrected)
 
 
 # -- text claims ---------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..toolkit import ClaimSet, float_outcome
+from ..toolkit import ClaimSet, float_outcome, named
 from .figure_styles import METHODS, STYLES
 
 __all__ = ["FIGURE2_NEEDS", "FULL", "METHODS", "QUICK", "REAL_MODEL_NEEDS", "STYLES", "Grid", "claims", "figure2",
@@ -166,14 +166,14 @@ def _judged_per_scaling(claim_id, statement, *, axis, notes, holds_note="holds i
     fails in one scaling (rows = [(value, {method: (mean error, …)})] along the axis); the claim holds when
     neither scaling has a violation (the count is judged against 0)."""
     def declare(violations):
+        @claims.check(claim_id, statement, uses=_USES, expected="falsified", notes=_PROTO_NR + notes, **_EVIDENCE)
+        @named(violations.__name__)
         def check(impl):
             fig = figure2(impl, QUICK)
             bad = [f"({variant}) {v}" for variant in ("a", "b") for v in violations(fig[variant][axis])]
             return float_outcome(len(bad), 0, note="; ".join(bad) or holds_note)
 
-        check.__name__, check.__qualname__ = violations.__name__, violations.__qualname__
-        return claims.check(claim_id, statement, uses=_USES, expected="falsified", notes=_PROTO_NR + notes,
-                            **_EVIDENCE)(check)
+        return check
 
     return declare
 

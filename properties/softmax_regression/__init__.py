@@ -12,7 +12,7 @@ thm9.1.accuracy, thm9.1.time) call the implementation under judgement through it
 
 from ..paper import Paper
 from ..toolkit.provenance import Convention
-from . import adapters, facts, gradients, hessian_bounds, lipschitz, newton
+from . import adapters, certificates, facts, gradients, hessian_bounds, lipschitz, newton
 
 __all__ = ["PAPER"]
 
@@ -21,6 +21,7 @@ PAPER = Paper(
     authors=("Deng", "Li", "Song"), year=2023, arxiv="2304.10411",
     sections=(facts.claims, gradients.claims, hessian_bounds.claims, lipschitz.claims, newton.claims),
     adapters=(adapters.ADAPTERS,),
+    certificates=(certificates.CERTIFIERS,),
     conventions=(
         Convention("sigma_min", "§6.2 (Lemma 6.3): “σ_min(A) the minimum singular value of A”", harness="σ_d(A) for "
                    "A ∈ R^{n×d} of full column rank, the only A the harness draws where σ_min enters"),

@@ -21,29 +21,34 @@ _STRONGLY_CONVEX = ("A", "b", "l", "Δw²", "x", "y", "t")
 """The fields of a :func:`~.strategies.strongly_convex` draw: Δw² is the excess of w_i² over base + l/σ_min(A)²."""
 
 
-def _between(piece, lo, hi):
-    """The check lo·I ⪯ piece(f, b) ⪯ hi·I over the simplex (both links judged)."""
-
-    def check(inst):
-        p, b = to_oracle(inst)
-        return loewner_chain(lambda: mp.eye(p.rows) * lo, lambda: piece(on_simplex(p), b), lambda: mp.eye(p.rows) * hi)
-
-    return check
+def _between(inst, piece, lo, hi):
+    """lo·I ⪯ piece(f, b) ⪯ hi·I over the simplex at the drawn (p, b) (both links judged)."""
+    p, b = to_oracle(inst)
+    return loewner_chain(lambda: mp.eye(p.rows) * lo, lambda: piece(on_simplex(p), b), lambda: mp.eye(p.rows) * hi)
 
 
-claims.check("softmax_regression.lem6.2.part1", "−2 I_n ⪯ B_rank^1 ⪯ 3 I_n, B_rank^1 = ⟨3f − 2b, f⟩ffᵀ",
-             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The upper bound is tight at f = e_1, b = 0.")(
-    _between(S.B_rank1, -2, 3))
+@claims.check("softmax_regression.lem6.2.part1", "−2 I_n ⪯ B_rank^1 ⪯ 3 I_n, B_rank^1 = ⟨3f − 2b, f⟩ffᵀ",
+              hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The upper bound is tight at f = e_1, b = 0.")
+def _b_rank1(inst):
+    return _between(inst, S.B_rank1, -2, 3)
 
-claims.check("softmax_regression.lem6.2.part2", "−5 I_n ⪯ B_rank^2 ⪯ 5 I_n, B_rank^2 = −vfᵀ − fvᵀ",
-             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)(_between(S.B_rank2, -5, 5))
 
-claims.check("softmax_regression.lem6.2.part3", "−I_n ⪯ B_diag^1 ⪯ I_n, B_diag^1 = −⟨f − b, f⟩diag(f)",
-             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The lower bound is tight at f = e_1, b = 0.")(
-    _between(S.B_diag1, -1, 1))
+@claims.check("softmax_regression.lem6.2.part2", "−5 I_n ⪯ B_rank^2 ⪯ 5 I_n, B_rank^2 = −vfᵀ − fvᵀ",
+              hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)
+def _b_rank2(inst):
+    return _between(inst, S.B_rank2, -5, 5)
 
-claims.check("softmax_regression.lem6.2.part4", "−(1/8) I_n ⪯ B_diag^2 ⪯ 2 I_n, B_diag^2 = diag((2f − b)∘f)",
-             hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)(_between(S.B_diag2, -mp.mpf(1) / 8, 2))
+
+@claims.check("softmax_regression.lem6.2.part3", "−I_n ⪯ B_diag^1 ⪯ I_n, B_diag^1 = −⟨f − b, f⟩diag(f)",
+              hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX, notes="The lower bound is tight at f = e_1, b = 0.")
+def _b_diag1(inst):
+    return _between(inst, S.B_diag1, -1, 1)
+
+
+@claims.check("softmax_regression.lem6.2.part4", "−(1/8) I_n ⪯ B_diag^2 ⪯ 2 I_n, B_diag^2 = diag((2f − b)∘f)",
+              hypotheses=FB_HYP, instances=fb_pairs, **ON_SIMPLEX)
+def _b_diag2(inst):
+    return _between(inst, S.B_diag2, -mp.mpf(1) / 8, 2)
 
 claims.inequality("softmax_regression.lem6.2.part5", "−4 I_n ⪯ B(x) (reading; the upper bound is not recovered)",
                   hypotheses="‖b‖₁ ≤ 1, ‖f(x)‖₁ ≤ 1 (f on the simplex), b ≥ 0", instances=fb_pairs, **ON_SIMPLEX,

@@ -12,6 +12,7 @@ from .claims import VERDICTS as VERDICTS
 from .claims import Claim as Claim
 from .claims import ClaimSet as ClaimSet
 from .claims import canonical_ids as canonical_ids
+from .claims import named as named
 from .claims import radius as radius
 from .claims import to_oracle as to_oracle
 from .judge import HypothesisUnmet as HypothesisUnmet
@@ -32,6 +33,6 @@ from .provenance import strength as strength
 
 __all__ = [
     "VERDICTS", "Claim", "ClaimSet", "Convention", "HypothesisUnmet", "Outcome", "UndecidableError", "at_precision",
-    "canonical_ids", "eq", "float_outcome", "le", "loewner", "radius", "require", "slope", "start_dps",
+    "canonical_ids", "eq", "float_outcome", "le", "loewner", "named", "radius", "require", "slope", "start_dps",
     "strategies", "strength", "to_oracle", "worst", "worst_pair",
 ]

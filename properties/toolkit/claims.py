@@ -74,7 +74,7 @@ from .judge import eq, float_outcome, le, loewner, slope
 from .outcome import Outcome
 from .provenance import BASES, PROVENANCES
 
-__all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "named_instance", "radius", "to_oracle"]
+__all__ = ["MODES", "VERDICTS", "Claim", "ClaimSet", "canonical_ids", "named", "named_instance", "radius", "to_oracle"]
 
 VERDICTS = ("verified", "falsified", "not-applicable", "inconclusive")
 
@@ -176,6 +176,15 @@ class Claim:
         """Each convention the statement depends on, mapped to the choice judged (``"paper"`` unless
         ``conventions_used`` picks an alternative)."""
         return {**{name: "paper" for name in self.conventions}, **dict(self.conventions_used)}
+
+
+def named(name: str):
+    """Decorator, under ``@claims.check``/``@claims.trial``: give a check that a helper builds the module-level
+    ``name`` it stands for, before the claim set records it (``Claim.func_name``)."""
+    def rename(fn):
+        fn.__name__ = fn.__qualname__ = name
+        return fn
+    return rename
 
 
 def named_instance(claim: Claim, instance) -> dict | None:

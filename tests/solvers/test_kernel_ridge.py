@@ -344,7 +344,7 @@ def test_validator_fails_a_taylor_solve_that_truncates_too_early():
 
 
 def _ridge_corner(c):
-    """The validator's fixed ridge corner (section_l_adapters._ridge_corners) at λ = ‖K‖·10^−c."""
+    """The validator's fixed ridge corner (kernel_ridge_adapters._ridge_corners) at λ = ‖K‖·10^−c."""
     X = np.array([[0.5, 0.5 + 1e-6, -0.3], [0.2, 0.2 - 1e-6, 0.6]])
     return X, np.array([1.0, -0.5, 2.0]), float(np.linalg.norm(np.exp(X.T @ X), 2)) * 10.0**-c
 
@@ -353,7 +353,7 @@ def _ridge_corner(c):
 def test_the_ridge_rule_is_met_by_a_cholesky_solve_up_to_kappa_1e12(c):
     """KAPPA_RIDGE's limit is the solver's, not the rule's: a backward-stable solve of K + λI (scipy's Cholesky,
     assume_a="pos") meets ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖ at κ(K + λI) ≈ 10^c up to 1e12."""
-    from properties.attention_kernel_regression.section_l_adapters import _ridge_rule
+    from properties.attention_kernel_regression.kernel_ridge_adapters import _ridge_rule
 
     X, y, lam = _ridge_corner(c)
     x = scipy_solve(np.exp(X.T @ X) + lam * np.eye(3), y, assume_a="pos")
@@ -377,7 +377,7 @@ def test_algorithm_7r_stops_at_kappa_1e8_because_its_residual_map_is_not_normal(
     float64 residual's rounding u·‖K‖·‖x̂‖, fed in afresh each step, is amplified by ‖T‖₂ before it decays.  On
     the validator's corner ‖T‖₂ < 1 at κ = 1e8, where the solve meets the rule, and ‖T‖₂ > 100 at κ = 1e12, where
     it stalls above the rule that a Cholesky solve meets (the previous test)."""
-    from properties.attention_kernel_regression.section_l_adapters import _ridge_rule
+    from properties.attention_kernel_regression.kernel_ridge_adapters import _ridge_rule
 
     found = {}
     for c in (8, 12):

@@ -38,9 +38,9 @@ from ..sketch_statistics import bits_distribution
 from ..toolkit import require
 from ..toolkit.strategies import KAPPA_CORNERS, dims, matrices, scalars, vectors, with_corners
 
-__all__ = ["adapters"]
+__all__ = ["ADAPTERS"]
 
-adapters = AdapterSet()
+ADAPTERS = AdapterSet()
 
 
 def _pow2(n):
@@ -85,7 +85,7 @@ def _sketch_instances():
         matrices(st.just(d), st.just(n), max_abs=2.0), st.integers(1, 6), _srht_bits_data(d, m), _tensor_bits_data(m)))))
 
 
-@adapters("tensor_sketch", signature="tensor_sketch(X: (d, n) array, p: int, T_bits: dict, S_bits: dict) -> (m, n) array",
+@ADAPTERS("tensor_sketch", signature="tensor_sketch(X: (d, n) array, p: int, T_bits: dict, S_bits: dict) -> (m, n) array",
           doc="𝒵(S, T, X): Algorithm 8 (one SRHT T: R^d → R^m, one TensorSRHT S: R^m × R^m → R^m for every level) "
               "on each column x_i, sketching x_i^{⊗p}",
           tolerance="|ẑ − z| ≤ (γ_p + 2)·u·a_p(x_i), γ_p = p(log₂d' + 2) + (p − 1)(2log₂m' + 3), a_p the "
@@ -107,7 +107,7 @@ def _feature_instances():
                                st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows])))))
 
 
-@adapters("attention_features",
+@ADAPTERS("attention_features",
           signature="attention_features(bits: list of [T_bits, S_bits] per degree, X: (d, n) array) -> (1 + Σm_l, n) array",
           doc="W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!], Z_l = 𝒵(S_l, T_l, X) with degree l (alg.Wg)",
           tolerance="per degree-l block as tensor_sketch, plus 2u for the division by √l!; row 0 exactly 1",
@@ -127,7 +127,7 @@ def _attention_features(inst, fn):
         return within(worst, 1, f"rows {rows}: worst |ŵ − w|/tolerance {mp.nstr(worst, 4)}")
 
 
-@adapters("attention_feature_bits", signature="attention_feature_bits(d: int, rows: list of int, seed: int) -> "
+@ADAPTERS("attention_feature_bits", signature="attention_feature_bits(d: int, rows: list of int, seed: int) -> "
                                                "list of [T_bits, S_bits]",
           doc="independent random bits per degree l = 1..q of W_g: T_l = SRHT bits R^d → R^{m_l}, S_l = TensorSRHT "
               "bits R^{m_l} × R^{m_l} → R^{m_l} (formats of srht_bits / tensor_srht_bits)",
@@ -279,7 +279,7 @@ def _ridge_adapter(name):
         x = fn(X.copy(), y.copy(), lam, eps, seed) if seeded else fn(X.copy(), y.copy(), lam, eps)
         return _ridge_rule(X, y, lam, eps, x, name)
 
-    adapters(name, signature=f"{name}(X: (d, n) array, y: (n,) array, lam: float, eps: float{extra}) -> (n,) array",
+    ADAPTERS(name, signature=f"{name}(X: (d, n) array, y: (n,) array, lam: float, eps: float{extra}) -> (n,) array",
              doc=f"x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) ({what})", tolerance=_RIDGE_TOLERANCE,
              strategy=lambda: _ridge_instances(name), max_examples=25, seeded="seed" if seeded else None,
              targets=_ridge_targets, corners=lambda: _ridge_corners(name))(compare)
@@ -307,7 +307,7 @@ def _first_step(W, S, y):
     return S.T * Rm * (phi.T * (Rm.T * S * y)), max(s) / min(s)
 
 
-@adapters("preconditioned_gd",
+@ADAPTERS("preconditioned_gd",
           signature="preconditioned_gd(X: (d, n) array, y: (n,) array, feature_bits, s_bits: dict | None, eps: float, "
                     "max_iter: int) -> (n,) array",
           doc="Algorithm 7 as stated: W = W_g(X) from feature_bits, S the SRHT of s_bits (None: S = I_n), SWᵀ = UΣVᵀ, "
@@ -342,7 +342,7 @@ def _ops_check(name, count, outputs):
     return within(outputs, int(count), f"{name} = {int(count)} for {outputs} output entries")
 
 
-@adapters("tensor_sketch_ops", signature="tensor_sketch_ops(d: int, n: int, m: int, p: int, seed: int) -> int",
+@ADAPTERS("tensor_sketch_ops", signature="tensor_sketch_ops(d: int, n: int, m: int, p: int, seed: int) -> int",
           doc="the operation count of Algorithm 8 on n random points of R^d (m rows, degree p), as the implementation "
               "counts its own work", tolerance="an int ≥ m·n (the outputs)",
           strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), dims(1, 32), dims(1, 6), st.integers(0, 99)),
@@ -352,7 +352,7 @@ def _tensor_sketch_ops(inst, fn):
     return _ops_check("tensor_sketch_ops", fn(d, n, m, p, seed), m * n)
 
 
-@adapters("attention_features_ops", signature="attention_features_ops(d: int, n: int, rows: list of int, seed: int) -> int",
+@ADAPTERS("attention_features_ops", signature="attention_features_ops(d: int, n: int, rows: list of int, seed: int) -> int",
           doc="the operation count of computing W_g on n random points of R^d with the given rows per degree",
           tolerance="an int ≥ (Σ rows)·n (the outputs)",
           strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), st.lists(dims(1, 16), min_size=1, max_size=3),
@@ -363,7 +363,7 @@ def _attention_features_ops(inst, fn):
     return _ops_check("attention_features_ops", fn(d, n, list(rows), seed), sum(rows) * n)
 
 
-@adapters("preconditioned_gd_ops", signature="preconditioned_gd_ops(d: int, n: int, rows: list of int, s: int, "
+@ADAPTERS("preconditioned_gd_ops", signature="preconditioned_gd_ops(d: int, n: int, rows: list of int, s: int, "
                                               "max_iter: int, seed: int) -> int",
           doc="the operation count of Algorithm 7 on n random points (features, SRHT, SVD, loop of ≤ max_iter steps)",
           tolerance="an int ≥ m·n (the features W alone)",

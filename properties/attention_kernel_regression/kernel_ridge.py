@@ -17,10 +17,10 @@ from oracle import attention_kernel_ridge as R
 from oracle import linalg, to_float_array, to_mp
 
 from ..contract import output
-from ..toolkit import ClaimSet, Outcome, le, require, worst_pair
+from ..toolkit import ClaimSet, Outcome, le, named, require, worst_pair
 from ..toolkit.strategies import conditioned_matrices, dims, matrices, scalars, vectors
 from .common import exact_product
-from .section_l_sketch import paper_q
+from .tensor_sketch import paper_q
 
 __all__ = ["ALLXY_ROWS", "L3_D", "L3_EPS", "L3_N", "claims", "l3_instance"]
 
@@ -292,6 +292,19 @@ def _allxy_setup(inst, impl):
     return Xm, xm, ym, W, k
 
 
+@claims.check(
+     "attention_kernel_regression.thmL.3.allxy",
+     "∀x, y: ‖WᵀWx − y‖ ≤ (1+ε̂)‖Kx − y‖ for W = W_g(X)",
+     hypotheses=f"X ∈ R^{{d×n}} (d ≤ 2, n ≤ 5; X, x, y₀ Gaussian from a drawn seed, X scaled by 1/2), "
+                f"W = W_g(X) of the implementation's bits (rows per degree "
+                f"{ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
+                "every y; near Kx the right side is small)",
+     instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25, fields=_ALLXY_FIELDS,
+     notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
+           "The proof of Theorem L.3 uses it to pass "
+           "the sketch's residual to the kernel's. No multiplicative repair is known (y = Kx makes any factor "
+           "fail); the additive form below is the true step.",
+     provenance="R")
 def _allxy_check(inst, impl):
     Xm, xm, ym, W, k = _allxy_setup(inst, impl)
 
@@ -303,21 +316,14 @@ def _allxy_check(inst, impl):
     return le(sides)
 
 
-claims.check(
-    "attention_kernel_regression.thmL.3.allxy",
-    "∀x, y: ‖WᵀWx − y‖ ≤ (1+ε̂)‖Kx − y‖ for W = W_g(X)",
-    hypotheses=f"X ∈ R^{{d×n}} (d ≤ 2, n ≤ 5; X, x, y₀ Gaussian from a drawn seed, X scaled by 1/2), "
-               f"W = W_g(X) of the implementation's bits (rows per degree "
-               f"{ALLXY_ROWS}), ε̂ = 1/2; y = Kx + 10^{{−k}}·y₀ with y₀ ∈ Rⁿ, k ∈ [0, 6] drawn (the claim is for "
-               "every y; near Kx the right side is small)",
-    instances=_allxy_instances, uses=("attention_feature_bits",), expected="falsified", max_examples=25, fields=_ALLXY_FIELDS,
-    notes="Spec: FAILS (y = Kx: the right side is 0 while WᵀWx ≠ Kx; y near Kx breaks it by a factor). "
-          "The proof of Theorem L.3 uses it to pass "
-          "the sketch's residual to the kernel's. No multiplicative repair is known (y = Kx makes any factor "
-          "fail); the additive form below is the true step.",
-    provenance="R")(_allxy_check)
-
-
+@claims.check(
+     "attention_kernel_regression.thmL.3.allxy",
+     "additive form: with ε_W the sandwich accuracy of W ((1−ε_W)K ⪯ WᵀW ⪯ (1+ε_W)K), for all x, y: "
+     "‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖",
+     hypotheses="as the claim; ε_W measured exactly (K is positive definite for distinct points)",
+     instances=_allxy_instances, uses=("attention_feature_bits",), max_examples=25, repair=True, fields=_ALLXY_FIELDS,
+     notes="Derived: ‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ‖(WᵀW − K)x‖ and WᵀW − K = K^{1/2}EK^{1/2} with ‖E‖ ≤ ε_W. The "
+           "additive term does not shrink with the residual, so it cannot give the proof's ε-accuracy.")
 def _allxy_additive(inst, impl):
     Xm, xm, ym, W, k = _allxy_setup(inst, impl)
 
@@ -329,16 +335,6 @@ def _allxy_additive(inst, impl):
                 linalg.norm2(K * xm - y) + eps_w * mp.sqrt(linalg.spectral_norm(K) * (xm.T * K * xm)[0]))
 
     return le(sides)
-
-
-claims.check(
-    "attention_kernel_regression.thmL.3.allxy",
-    "additive form: with ε_W the sandwich accuracy of W ((1−ε_W)K ⪯ WᵀW ⪯ (1+ε_W)K), for all x, y: "
-    "‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ε_W·‖K‖^{1/2}·‖K^{1/2}x‖",
-    hypotheses="as the claim; ε_W measured exactly (K is positive definite for distinct points)",
-    instances=_allxy_instances, uses=("attention_feature_bits",), max_examples=25, repair=True, fields=_ALLXY_FIELDS,
-    notes="Derived: ‖WᵀWx − y‖ ≤ ‖Kx − y‖ + ‖(WᵀW − K)x‖ and WᵀW − K = K^{1/2}EK^{1/2} with ‖E‖ ≤ ε_W. The "
-          "additive term does not shrink with the residual, so it cannot give the proof's ε-accuracy.")(_allxy_additive)
 
 
 # ============================================================================ Theorem L.3 / 1.6: Algorithm 7
@@ -440,17 +436,16 @@ def _ridge_trial(seed, impl, *, rows_convention):
 def _declare_ridge_repair(claim_id, statement, *, rows_convention):
     """Declare the ridge-form repair of ``claim_id`` (thmL.3: X by columns; thm1.6: rows, A = Xᵀ): 10 trials
     of the implementation's Algorithm 7R (:func:`_ridge_trial`), the residual judged by the oracle."""
-    def trial(seed, impl):
-        return _ridge_trial(seed, impl, rows_convention=rows_convention)
-
-    trial.__name__ = trial.__qualname__ = f"_{claim_id.split('.', 1)[1].replace('.', '_')}_ridge"
-    claims.trial(
+    @claims.trial(
         claim_id, statement, delta=_L3_DELTA, trials=10, uses=("kernel_ridge_solve",), repair=True,
         hypotheses=f"the instances of the claim (n = {L3_N}, d = {L3_D}, ‖x_i‖ ∈ [0.5, 1], y Gaussian), λ = 0.1‖K‖ "
                    f"(float64), ε = {L3_EPS}, δ = {_L3_DELTA}; the implementation's Algorithm 7R (kernel_ridge_solve); "
                    "the residual by the oracle",
         notes="The spec's sensible version (thmL.3, alg.7R): the ridge system (K + λI)x = y with the ridge W_g "
-              "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")(trial)
+              "(thmL.8's repair) as preconditioner; its convergence is alg7R.conv (verified).")
+    @named(f"_{claim_id.split('.', 1)[1].replace('.', '_')}_ridge")
+    def trial(seed, impl):
+        return _ridge_trial(seed, impl, rows_convention=rows_convention)
 
 
 _declare_ridge_repair(
@@ -491,6 +486,19 @@ def _r7_instances():
         st.integers(0, 2**16))))
 
 
+@claims.check(
+     "attention_kernel_regression.alg7R.conv",
+     "Under the ridge sandwich (1−ε₀)(K+λI) ⪯ WᵀW + λI ⪯ (1+ε₀)(K+λI), ε₀ < 1/2, Algorithm 7R's residuals "
+     "r_t = y − (K+λI)x_t obey ‖P^{1/2}r_t‖ ≤ (ε₀/(1−ε₀))^t‖P^{1/2}y‖ and "
+     "‖r_t‖ ≤ √(((1+ε₀)/(1−ε₀))(‖K‖+λ)/λ)·(ε₀/(1−ε₀))^t‖y‖, P = (WᵀW + λI)^{-1}",
+     hypotheses=f"X ∈ R^{{d×n}} (d ≤ 3, n ≤ 6, entries ≤ 0.6), y ∈ Rⁿ, λ = ρn with ρ ∈ [0.05, 1]; W = W_g(X) of the "
+                f"implementation's bits, rows per degree {_R7_ROWS}; ε₀ := the exact sandwich accuracy of W (must be "
+                f"< 1/2, else rejected); the iteration is run exactly for t ≤ {_R7_STEPS}",
+     instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25, fields=("X", "y", "ρ", "seed"),
+     notes="Spec: HOLDS (derived). The implementation's Algorithm 7R itself is judged by the kernel_ridge_solve "
+           "adapter (its residual rule against the oracle's kernel).",
+     provenance="D",
+     source="the harness's ridge replacement for Theorem L.3 (spec alg.7R, alg7R.conv); not a statement of the paper")
 def _r7_check(inst, impl):
     X, y, rho, seed = inst
     bits = impl.attention_feature_bits(X.shape[0], _R7_ROWS, seed)
@@ -526,18 +534,4 @@ def _r7_check(inst, impl):
     return Outcome(out.holds, out.ratio, out.measured, out.bound, out.digits,
                    f"n={n}, λ={mp.nstr(lam, 4)}, measured sandwich ε₀={mp.nstr(eps0, 4)}; t ≤ {_R7_STEPS}")
 
-
-claims.check(
-    "attention_kernel_regression.alg7R.conv",
-    "Under the ridge sandwich (1−ε₀)(K+λI) ⪯ WᵀW + λI ⪯ (1+ε₀)(K+λI), ε₀ < 1/2, Algorithm 7R's residuals "
-    "r_t = y − (K+λI)x_t obey ‖P^{1/2}r_t‖ ≤ (ε₀/(1−ε₀))^t‖P^{1/2}y‖ and "
-    "‖r_t‖ ≤ √(((1+ε₀)/(1−ε₀))(‖K‖+λ)/λ)·(ε₀/(1−ε₀))^t‖y‖, P = (WᵀW + λI)^{-1}",
-    hypotheses=f"X ∈ R^{{d×n}} (d ≤ 3, n ≤ 6, entries ≤ 0.6), y ∈ Rⁿ, λ = ρn with ρ ∈ [0.05, 1]; W = W_g(X) of the "
-               f"implementation's bits, rows per degree {_R7_ROWS}; ε₀ := the exact sandwich accuracy of W (must be "
-               f"< 1/2, else rejected); the iteration is run exactly for t ≤ {_R7_STEPS}",
-    instances=_r7_instances, uses=("attention_feature_bits",), max_examples=25, fields=("X", "y", "ρ", "seed"),
-    notes="Spec: HOLDS (derived). The implementation's Algorithm 7R itself is judged by the kernel_ridge_solve "
-          "adapter (its residual rule against the oracle's kernel).",
-    provenance="D",
-    source="the harness's ridge replacement for Theorem L.3 (spec alg.7R, alg7R.conv); not a statement of the paper")(_r7_check)
 

@@ -56,6 +56,24 @@ def _judged(out, note):
 L1_EPS, L1_MU = mp.mpf("0.5"), mp.mpf("1.25")
 
 
+@claims.trial(
+     "attention_kernel_regression.thmL.1.p1",
+     "For all p, d, n and ε, s_λ > 0 there is a distribution on Π^p ∈ R^{m×d^p} such that with m = Ω̃(p s_λ² ε^{-2}), "
+     "Π^p is an (n, d^p, ε, 1/poly(n), s_λ)-SSE: (1−ε)AᵀA ⪯ AᵀΠᵀΠA ⪯ (1+ε)AᵀA for A = X^{⊗p}, srank(AᵀA) ≤ s_λ",
+     delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"),
+     hypotheses=f"Π^p = Algorithm 8 (the paper's sketch); X = Q diag(1, t, …, t) ∈ R^{{16×16}}, t ∈ U(0.01, 0.1), "
+                f"p ∈ {{1, 2}}, s_λ = {L1_MU}, ε = {L1_EPS}, m = ⌈p s_λ²/ε²⌉; Loewner order judged exactly",
+     expected="falsified",
+     notes="Spec: FAILS as stated (rank): srank ≈ 1 while rank(AᵀA) = 16 > m, and AᵀΠᵀΠA has rank ≤ m, so the lower "
+           "bound fails with probability 1 for every distribution with m < rank. The stated m does not grow with N "
+           "beyond polylog factors. Sensible version: the ridge SE with the statistical dimension (thmL.8's repair).",
+     provenance="R", conventions=("constants", "probability"), basis="constants",
+     basis_note=("m = Ω̃(p s_λ² ε⁻²) instantiated with constant 1 and no log factor, m = ⌈p s_λ²/ε²⌉, at s_λ = 1.25, ε = "
+                 "0.5, p ∈ {1, 2}, X ∈ R^{16×16} of stable rank ≈ 1 and rank 16; 1/poly(n) read as δ = 0.05 per trial. "
+                 "The rank argument (m < rank forces failure with probability 1, and the stated m does not grow with "
+                 "the rank) says any fixed constant fails for a large enough rank, but the trials certify only these "
+                 "constants."),
+ )
 def _l1p1_trial(seed, impl):
     rng = np.random.default_rng(50_000 + seed)
     N, p = 16, 1 + seed % 2
@@ -72,26 +90,20 @@ def _l1p1_trial(seed, impl):
     return _judged(out, f"N={N}, p={p}, t={t:.3g}, m={m} < rank = {N}; srank = {mp.nstr(linalg.stable_rank(M), 6)}")
 
 
-claims.trial(
-    "attention_kernel_regression.thmL.1.p1",
-    "For all p, d, n and ε, s_λ > 0 there is a distribution on Π^p ∈ R^{m×d^p} such that with m = Ω̃(p s_λ² ε^{-2}), "
-    "Π^p is an (n, d^p, ε, 1/poly(n), s_λ)-SSE: (1−ε)AᵀA ⪯ AᵀΠᵀΠA ⪯ (1+ε)AᵀA for A = X^{⊗p}, srank(AᵀA) ≤ s_λ",
-    delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"),
-    hypotheses=f"Π^p = Algorithm 8 (the paper's sketch); X = Q diag(1, t, …, t) ∈ R^{{16×16}}, t ∈ U(0.01, 0.1), "
-               f"p ∈ {{1, 2}}, s_λ = {L1_MU}, ε = {L1_EPS}, m = ⌈p s_λ²/ε²⌉; Loewner order judged exactly",
-    expected="falsified",
-    notes="Spec: FAILS as stated (rank): srank ≈ 1 while rank(AᵀA) = 16 > m, and AᵀΠᵀΠA has rank ≤ m, so the lower "
-          "bound fails with probability 1 for every distribution with m < rank. The stated m does not grow with N "
-          "beyond polylog factors. Sensible version: the ridge SE with the statistical dimension (thmL.8's repair).",
-    provenance="R", conventions=("constants", "probability"), basis="constants",
-    basis_note=("m = Ω̃(p s_λ² ε⁻²) instantiated with constant 1 and no log factor, m = ⌈p s_λ²/ε²⌉, at s_λ = 1.25, ε = "
-                "0.5, p ∈ {1, 2}, X ∈ R^{16×16} of stable rank ≈ 1 and rank 16; 1/poly(n) read as δ = 0.05 per trial. "
-                "The rank argument (m < rank forces failure with probability 1, and the stated m does not grow with "
-                "the rank) says any fixed constant fails for a large enough rank, but the trials certify only these "
-                "constants."),
-)(_l1p1_trial)
-
-
+@claims.trial(
+     "attention_kernel_regression.thmL.1.p1",
+     "Ridge form: with m = ⌈4 p s_λ² ln(n/δ)/ε²⌉ rows, s_λ = s_λ((X^{⊗p})ᵀX^{⊗p}) the statistical dimension, Π^p (Algorithm 8) "
+     "satisfies (1−ε)(AᵀA + λI) ⪯ AᵀΠᵀΠA + λI ⪯ (1+ε)(AᵀA + λI) for A = X^{⊗p} with probability ≥ 1 − δ",
+     delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"), repair=True,
+     hypotheses=f"the claim's X = Q diag(1, t, …, t) ∈ R^{{16×16}} (srank ≈ 1, rank 16), p ∈ {{1, 2}}, ε = {L1_EPS}, "
+                "λ/‖AᵀA‖ ∈ {0.1, 0.01}; AᵀA = (XᵀX)^{∘p} exactly; the constant C = 4 of m fixed in advance (that of "
+                "thmL.8's ridge repair); δ = 0.05 stands for 1/poly(n)",
+     notes="The spec's sensible version (thmL.1.p1: the ridge SE with the λ-statistical dimension, as in Ahle et al. "
+           "2020, Thm 3, whose Ω̃ hides the constant and the logs): the ridge term removes the rank obstruction, "
+           "since AᵀA's small eigenvalues are dominated by λ. Without the ln(n/δ) factor (m = ⌈4p s_λ²/ε²⌉) 3 of 10 "
+           "trials failed, all at p = 2 (m ≈ 32–36, worst distortion 0.72 > ε); with it, 1 of 10 (p = 2, m = 213, "
+           "distortion 0.53): evidence for C = 4 at p = 2 is thin (10 trials cannot resolve a 5% rate).",
+ )
 def _l1p1_ridge_trial(seed, impl):
     rng = np.random.default_rng(50_500 + seed)
     N, p = 16, 1 + seed % 2
@@ -111,22 +123,16 @@ def _l1p1_ridge_trial(seed, impl):
     return _judged(out, f"N={N}, p={p}, t={t:.3g}, λ/‖M‖={(0.1, 0.01)[seed % 2]}, s_λ={mp.nstr(s_lam, 4)}, m={m}")
 
 
-claims.trial(
-    "attention_kernel_regression.thmL.1.p1",
-    "Ridge form: with m = ⌈4 p s_λ² ln(n/δ)/ε²⌉ rows, s_λ = s_λ((X^{⊗p})ᵀX^{⊗p}) the statistical dimension, Π^p (Algorithm 8) "
-    "satisfies (1−ε)(AᵀA + λI) ⪯ AᵀΠᵀΠA + λI ⪯ (1+ε)(AᵀA + λI) for A = X^{⊗p} with probability ≥ 1 − δ",
-    delta=0.05, trials=10, uses=("srht_bits", "tensor_srht_bits"), repair=True,
-    hypotheses=f"the claim's X = Q diag(1, t, …, t) ∈ R^{{16×16}} (srank ≈ 1, rank 16), p ∈ {{1, 2}}, ε = {L1_EPS}, "
-               "λ/‖AᵀA‖ ∈ {0.1, 0.01}; AᵀA = (XᵀX)^{∘p} exactly; the constant C = 4 of m fixed in advance (that of "
-               "thmL.8's ridge repair); δ = 0.05 stands for 1/poly(n)",
-    notes="The spec's sensible version (thmL.1.p1: the ridge SE with the λ-statistical dimension, as in Ahle et al. "
-          "2020, Thm 3, whose Ω̃ hides the constant and the logs): the ridge term removes the rank obstruction, "
-          "since AᵀA's small eigenvalues are dominated by λ. Without the ln(n/δ) factor (m = ⌈4p s_λ²/ε²⌉) 3 of 10 "
-          "trials failed, all at p = 2 (m ≈ 32–36, worst distortion 0.72 > ε); with it, 1 of 10 (p = 2, m = 213, "
-          "distortion 0.53): evidence for C = 4 at p = 2 is thin (10 trials cannot resolve a 5% rate).",
-)(_l1p1_ridge_trial)
-
-
+@claims.trial(
+     "attention_kernel_regression.thmL.1.p2",
+     "If m = Ω̃(p ε^{-2}), Π^p has FAMP(n, ε, 1/poly(n)): ‖AᵀB − AᵀΠᵀΠB‖_F ≤ ε‖A‖_F‖B‖_F for A = X^{⊗p}, B = Y^{⊗p}",
+     delta=0.05, trials=30, uses=("srht_bits", "tensor_srht_bits"),
+     hypotheses="Π^p = Algorithm 8 (one S, T for X and Y); d = 5, n = 12, ‖x_i‖, ‖y_i‖ ∈ [0.5, 1.5], p ∈ {1, 2, 3}, "
+                "ε = 0.5, m = ⌈10p/ε²⌉; AᵀB = (XᵀY)^{∘p} and ‖A‖_F² = Σ‖x_i‖^{2p} (tensors never formed); δ = 0.05 "
+                "stands for 1/poly(n)",
+     notes="Spec: HOLDS empirically with m = ⌈10p/ε²⌉ (err·√(m/p) ≤ 3.09).",
+     provenance="R", conventions=("constants", "probability"),
+ )
 def _l1p2_trial(seed, impl):
     rng = np.random.default_rng(51_000 + seed)
     d, n, p, eps = 5, 12, 1 + seed % 3, 0.5
@@ -145,18 +151,6 @@ def _l1p2_trial(seed, impl):
         return linalg.norm2(exact - ZX.T * ZY), mp.mpf(eps) * fa * fb
 
     return _judged(le(sides), f"d={d}, n={n}, p={p}, m={m}")
-
-
-claims.trial(
-    "attention_kernel_regression.thmL.1.p2",
-    "If m = Ω̃(p ε^{-2}), Π^p has FAMP(n, ε, 1/poly(n)): ‖AᵀB − AᵀΠᵀΠB‖_F ≤ ε‖A‖_F‖B‖_F for A = X^{⊗p}, B = Y^{⊗p}",
-    delta=0.05, trials=30, uses=("srht_bits", "tensor_srht_bits"),
-    hypotheses="Π^p = Algorithm 8 (one S, T for X and Y); d = 5, n = 12, ‖x_i‖, ‖y_i‖ ∈ [0.5, 1.5], p ∈ {1, 2, 3}, "
-               "ε = 0.5, m = ⌈10p/ε²⌉; AᵀB = (XᵀY)^{∘p} and ‖A‖_F² = Σ‖x_i‖^{2p} (tensors never formed); δ = 0.05 "
-               "stands for 1/poly(n)",
-    notes="Spec: HOLDS empirically with m = ⌈10p/ε²⌉ (err·√(m/p) ≤ 3.09).",
-    provenance="R", conventions=("constants", "probability"),
-)(_l1p2_trial)
 
 
 def _algorithm8_time(claim_id, statement, *, sizes, d, rows, p, setting, claimed, **options):
@@ -182,6 +176,17 @@ _algorithm8_time(
 # ============================================================================ Lemma L.2
 
 
+@claims.trial(
+     "attention_kernel_regression.lemL.2",
+     "An SRHT T with m = O(ε^{-2} n log(nd/δ)) rows is an (n, d, ε, δ)-SE",
+     delta=0.1, trials=20, uses=("srht_bits",),
+     hypotheses="A ∈ R^{32×3} Gaussian (every other trial coherent: A[:3] += 50I), ε = 0.5, δ = 0.1, "
+                "m = ⌈ε^{-2} n ln(nd/δ)⌉ (constant 1); distortion max|σ_i(SQ) − 1| from exact Grams",
+     notes="Spec: HOLDS (trivially: more rows than lemC.5.srht needs; rows proportional to the ambient n, where the "
+           "subspace dimension would do).", provenance="R", conventions=("constants", "probability"),
+     vacuous_note="True as printed but nearly trivially: m = O(ε⁻²n log(nd/δ)) rows grow with the ambient "
+                  "dimension n (here m = 879 > n = 32), where Lemma C.5 needs rows proportional to the subspace "
+                  "dimension d; Algorithm 7 uses it with subspace dimension m and ambient n.")
 def _l2_trial(seed, impl):
     rng = np.random.default_rng(52_000 + seed)
     n, d, eps, delta = 32, 3, 0.5, 0.1
@@ -192,19 +197,6 @@ def _l2_trial(seed, impl):
     bits = impl.srht_bits(n, m, seed)
     SG, G = sketch_grams("srht", bits, A)
     return _judged(le(lambda: (distortion_from_grams(SG, G), mp.mpf(eps))), f"n={n}, d={d}, m={m}")
-
-
-claims.trial(
-    "attention_kernel_regression.lemL.2",
-    "An SRHT T with m = O(ε^{-2} n log(nd/δ)) rows is an (n, d, ε, δ)-SE",
-    delta=0.1, trials=20, uses=("srht_bits",),
-    hypotheses="A ∈ R^{32×3} Gaussian (every other trial coherent: A[:3] += 50I), ε = 0.5, δ = 0.1, "
-               "m = ⌈ε^{-2} n ln(nd/δ)⌉ (constant 1); distortion max|σ_i(SQ) − 1| from exact Grams",
-    notes="Spec: HOLDS (trivially: more rows than lemC.5.srht needs; rows proportional to the ambient n, where the "
-          "subspace dimension would do).", provenance="R", conventions=("constants", "probability"),
-    vacuous_note="True as printed but nearly trivially: m = O(ε⁻²n log(nd/δ)) rows grow with the ambient "
-                 "dimension n (here m = 879 > n = 32), where Lemma C.5 needs rows proportional to the subspace "
-                 "dimension d; Algorithm 7 uses it with subspace dimension m and ambient n.")(_l2_trial)
 
 
 # ============================================================================ Theorem L.5
@@ -219,6 +211,20 @@ def _l5_instances():
     return st.tuples(st.integers(0, 2**16), st.integers(0, 2**16))
 
 
+@claims.check(
+     "attention_kernel_regression.thmL.5",
+     "S an (n, d, ε, δ, 0)-SSE for degree-2 tensors, T an (n, d, ε, δ)-SE, Z = 𝒵(S, T, X): for every y ∈ Rⁿ, "
+     "(1−ε)^{3p}‖X^{⊗p}y‖ ≤ ‖Zy‖ ≤ (1+ε)^{3p}‖X^{⊗p}y‖",
+     hypotheses=f"X ∈ R^{{{L5_D}×{L5_N}}} Gaussian from a drawn seed, p = {L5_P}, ε = {_L5_EPS}, m = {L5_M}: "
+                "T = the implementation's SRHT with "
+                "its distortion on span(X) measured exactly and ≤ ε (else rejected); the SSE condition with μ = 0 "
+                "constrains no A (srank ≤ 0 holds for none), so every S meets it; the lower bound for all y is "
+                "(1−ε)^{6p}(XᵀX)^{∘p} ⪯ ZᵀZ, judged exactly",
+     instances=_l5_instances, uses=("srht_bits", "tensor_srht_bits"), expected="falsified", max_examples=25,
+     fields=("data_seed", "seed"),
+     notes="Spec: AMBIGUOUS (the μ = 0 hypothesis is vacuous; no probability on the conclusion). Read as stated, the "
+           "hypothesis on S holds for every S, and the deterministic conclusion fails whenever m < rank "
+           "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.", provenance="R")
 def _l5_check(inst, impl):
     x_seed, seed = inst
     X = np.random.default_rng(x_seed).standard_normal((L5_D, L5_N))
@@ -231,22 +237,6 @@ def _l5_check(inst, impl):
     c = (1 - _L5_EPS) ** (6 * L5_P)
     return loewner(lambda: c * R.tensor_gram(Xm, L5_P), lambda: Z.T * Z,
                    note=f"m={L5_M} < n={L5_N}; (1−ε)^{{6p}} = {mp.nstr(c, 4)}")
-
-
-claims.check(
-    "attention_kernel_regression.thmL.5",
-    "S an (n, d, ε, δ, 0)-SSE for degree-2 tensors, T an (n, d, ε, δ)-SE, Z = 𝒵(S, T, X): for every y ∈ Rⁿ, "
-    "(1−ε)^{3p}‖X^{⊗p}y‖ ≤ ‖Zy‖ ≤ (1+ε)^{3p}‖X^{⊗p}y‖",
-    hypotheses=f"X ∈ R^{{{L5_D}×{L5_N}}} Gaussian from a drawn seed, p = {L5_P}, ε = {_L5_EPS}, m = {L5_M}: "
-               "T = the implementation's SRHT with "
-               "its distortion on span(X) measured exactly and ≤ ε (else rejected); the SSE condition with μ = 0 "
-               "constrains no A (srank ≤ 0 holds for none), so every S meets it; the lower bound for all y is "
-               "(1−ε)^{6p}(XᵀX)^{∘p} ⪯ ZᵀZ, judged exactly",
-    instances=_l5_instances, uses=("srht_bits", "tensor_srht_bits"), expected="falsified", max_examples=25,
-    fields=("data_seed", "seed"),
-    notes="Spec: AMBIGUOUS (the μ = 0 hypothesis is vacuous; no probability on the conclusion). Read as stated, the "
-          "hypothesis on S holds for every S, and the deterministic conclusion fails whenever m < rank "
-          "(XᵀX)^{∘p}. Sensible reading (enough rows, with probability): thmL.6.", provenance="R")(_l5_check)
 
 
 def _l56_sketch(seed, impl, data_base):
@@ -263,6 +253,16 @@ def _l56_sketch(seed, impl, data_base):
     return f"d={d}, n={n}, p={p}, m={m}", p, eps, Xm, Z
 
 
+@claims.trial(
+     "attention_kernel_regression.thmL.5",
+     "Sensible reading: for S, T drawn by Algorithm 8 with m = ⌈5np²/ε²⌉ rows, with probability ≥ 1 − δ, for every "
+     "y ∈ Rⁿ (1−ε)^{3p}‖X^{⊗p}y‖ ≤ ‖Zy‖ ≤ (1+ε)^{3p}‖X^{⊗p}y‖, Z = 𝒵(S, T, X)",
+     delta=0.1, trials=10, uses=("srht_bits", "tensor_srht_bits"), repair=True,
+     hypotheses="d = 4, n = 5 unit-norm columns, p ∈ {2, 3}, ε = 0.5 (thmL.6's setting); for all y ⇔ "
+                "(1−ε)^{6p}(XᵀX)^{∘p} ⪯ ZᵀZ ⪯ (1+ε)^{6p}(XᵀX)^{∘p}, judged exactly",
+     notes="The spec's sensible reading (enough rows, with probability; its testable consequence is thmL.6): "
+           "thmL.6's (1 ± ε) sandwich implies this one, as (1−ε)^{6p} ≤ 1−ε and (1+ε)^{6p} ≥ 1+ε.",
+ )
 def _l5_trial(seed, impl):
     note, p, eps, Xm, Z = _l56_sketch(seed, impl, 55_000)
     lo, hi = (1 - mp.mpf(eps)) ** (6 * p), (1 + mp.mpf(eps)) ** (6 * p)
@@ -275,36 +275,22 @@ def _sandwich_scaled(M, G, lo, hi):
     return worst(loewner(lambda: lo * M(), G), loewner(G, lambda: hi * M()))
 
 
-claims.trial(
-    "attention_kernel_regression.thmL.5",
-    "Sensible reading: for S, T drawn by Algorithm 8 with m = ⌈5np²/ε²⌉ rows, with probability ≥ 1 − δ, for every "
-    "y ∈ Rⁿ (1−ε)^{3p}‖X^{⊗p}y‖ ≤ ‖Zy‖ ≤ (1+ε)^{3p}‖X^{⊗p}y‖, Z = 𝒵(S, T, X)",
-    delta=0.1, trials=10, uses=("srht_bits", "tensor_srht_bits"), repair=True,
-    hypotheses="d = 4, n = 5 unit-norm columns, p ∈ {2, 3}, ε = 0.5 (thmL.6's setting); for all y ⇔ "
-               "(1−ε)^{6p}(XᵀX)^{∘p} ⪯ ZᵀZ ⪯ (1+ε)^{6p}(XᵀX)^{∘p}, judged exactly",
-    notes="The spec's sensible reading (enough rows, with probability; its testable consequence is thmL.6): "
-          "thmL.6's (1 ± ε) sandwich implies this one, as (1−ε)^{6p} ≤ 1−ε and (1+ε)^{6p} ≥ 1+ε.",
-)(_l5_trial)
-
-
 # ============================================================================ Theorem L.6
 
 
+@claims.trial(
+     "attention_kernel_regression.thmL.6",
+     "For p ∈ Z₊, ε, δ ∈ (0, 1), X ∈ R^{d×n}: an oblivious Π with m = Θ(ε^{-2} n p²) gives "
+     "(ΠX^{⊗p})ᵀΠX^{⊗p} ≈_ε (X^{⊗p})ᵀX^{⊗p}, with ΠX^{⊗p} = 𝒵(S, T, X) (Algorithm 8)",
+     delta=0.1, trials=30, uses=("srht_bits", "tensor_srht_bits"),
+     hypotheses="d = 4, n = 5 unit-norm columns, p ∈ {2, 3}, ε = 0.5, m = ⌈5np²/ε²⌉ (constant 5), read with "
+                "probability ≥ 1 − δ, δ = 0.1; distortion max|μ − 1| of M^{-1/2}ZᵀZM^{-1/2}, M = (XᵀX)^{∘p}",
+     notes="Spec: HOLDS with constant ≈ 5 (observed distortion ≈ 1.5–2·√(np²/m)); constant 1 fails 50–100%.",
+     provenance="R", conventions=("constants", "probability"),
+ )
 def _l6_trial(seed, impl):
     note, p, eps, Xm, Z = _l56_sketch(seed, impl, 56_000)
     return _judged(le(lambda: (R.plain_distortion(Z, R.tensor_gram(Xm, p)), mp.mpf(eps))), note)
-
-
-claims.trial(
-    "attention_kernel_regression.thmL.6",
-    "For p ∈ Z₊, ε, δ ∈ (0, 1), X ∈ R^{d×n}: an oblivious Π with m = Θ(ε^{-2} n p²) gives "
-    "(ΠX^{⊗p})ᵀΠX^{⊗p} ≈_ε (X^{⊗p})ᵀX^{⊗p}, with ΠX^{⊗p} = 𝒵(S, T, X) (Algorithm 8)",
-    delta=0.1, trials=30, uses=("srht_bits", "tensor_srht_bits"),
-    hypotheses="d = 4, n = 5 unit-norm columns, p ∈ {2, 3}, ε = 0.5, m = ⌈5np²/ε²⌉ (constant 5), read with "
-               "probability ≥ 1 − δ, δ = 0.1; distortion max|μ − 1| of M^{-1/2}ZᵀZM^{-1/2}, M = (XᵀX)^{∘p}",
-    notes="Spec: HOLDS with constant ≈ 5 (observed distortion ≈ 1.5–2·√(np²/m)); constant 1 fails 50–100%.",
-    provenance="R", conventions=("constants", "probability"),
-)(_l6_trial)
 
 
 _algorithm8_time(
@@ -329,6 +315,22 @@ def paper_q(X, eps):
         return R.taylor_degree(r, X.shape[1], mp.mpf(eps) / 2 * max(1, mp.exp(r * r)))
 
 
+@claims.trial(
+     "attention_kernel_regression.thmL.8",
+     "For X ∈ R^{d×n} with ‖x_i‖ ≤ r and K = exp(XᵀX): W_g(X) ∈ R^{m×n}, m = Θ̃(q³β/ε²), q = Θ(r² + log(n/ε)), "
+     "β ≥ srank(K), satisfies Pr[(1−ε)K ⪯ W_gᵀW_g ⪯ (1+ε)K] ≥ 1 − 1/poly(n)",
+     delta=0.05, trials=10, uses=("attention_feature_bits",),
+     hypotheses="d = 3, n = 16, ‖x_i‖ ∈ [0.5, 1], ε = 0.5; q by the paper's rule (n·tail ≤ (ε/2)max(1, e^{r²})); "
+                "rows m_l = l, so m = 1 + q(q+1)/2 < n; Loewner order judged exactly",
+     expected="falsified",
+     notes="Spec: FAILS. K is positive definite for distinct points, W_gᵀW_g has rank ≤ m, so with m < n the lower "
+           "bound fails with probability 1 (the stated m is polylog(n)·q³β/ε², below n for large n; the proof ends "
+           "with m = Ω(ε^{-2}nq³…)). Repair below: the ridge form.",
+     provenance="R", conventions=("constants", "probability"), basis="constants",
+     basis_note=("m = Θ̃(q³β/ε²) instantiated as m_l = l rows per degree l ≤ q (m = 1 + q(q+1)/2 < n = 16), q by the "
+                 "paper's rule (n·tail ≤ (ε/2)·max(1, e^{r²})), d = 3, ‖x_i‖ ∈ [0.5, 1], ε = 0.5; 1/poly(n) read as δ "
+                 "= 0.05 per trial. W_gᵀW_g has rank ≤ m < n while K is positive definite, so any constant leaving m < "
+                 "n fails; the trials certify only these constants."))
 def _l8_trial(seed, impl):
     rng = np.random.default_rng(58_000 + seed)
     d, n = 3, 16
@@ -342,24 +344,15 @@ def _l8_trial(seed, impl):
     return _judged(out, f"n={n}, d={d}, q={q}, m={W.rows} < n")
 
 
-claims.trial(
-    "attention_kernel_regression.thmL.8",
-    "For X ∈ R^{d×n} with ‖x_i‖ ≤ r and K = exp(XᵀX): W_g(X) ∈ R^{m×n}, m = Θ̃(q³β/ε²), q = Θ(r² + log(n/ε)), "
-    "β ≥ srank(K), satisfies Pr[(1−ε)K ⪯ W_gᵀW_g ⪯ (1+ε)K] ≥ 1 − 1/poly(n)",
-    delta=0.05, trials=10, uses=("attention_feature_bits",),
-    hypotheses="d = 3, n = 16, ‖x_i‖ ∈ [0.5, 1], ε = 0.5; q by the paper's rule (n·tail ≤ (ε/2)max(1, e^{r²})); "
-               "rows m_l = l, so m = 1 + q(q+1)/2 < n; Loewner order judged exactly",
-    expected="falsified",
-    notes="Spec: FAILS. K is positive definite for distinct points, W_gᵀW_g has rank ≤ m, so with m < n the lower "
-          "bound fails with probability 1 (the stated m is polylog(n)·q³β/ε², below n for large n; the proof ends "
-          "with m = Ω(ε^{-2}nq³…)). Repair below: the ridge form.",
-    provenance="R", conventions=("constants", "probability"), basis="constants",
-    basis_note=("m = Θ̃(q³β/ε²) instantiated as m_l = l rows per degree l ≤ q (m = 1 + q(q+1)/2 < n = 16), q by the "
-                "paper's rule (n·tail ≤ (ε/2)·max(1, e^{r²})), d = 3, ‖x_i‖ ∈ [0.5, 1], ε = 0.5; 1/poly(n) read as δ "
-                "= 0.05 per trial. W_gᵀW_g has rank ≤ m < n while K is positive definite, so any constant leaving m < "
-                "n fails; the trials certify only these constants."))(_l8_trial)
-
-
+@claims.trial(
+     "attention_kernel_regression.thmL.8",
+     "Ridge form: for every ε, λ > 0, W_g(X) with q chosen so that ‖K − Q_q‖ ≤ ελ/2 and m_l = ⌈4 s_λ l²/ε²⌉ "
+     "rows per degree satisfies (1−ε)(K + λI) ⪯ W_gᵀW_g + λI ⪯ (1+ε)(K + λI)",
+     delta=0.05, trials=20, uses=("attention_feature_bits",), repair=True,
+     hypotheses="d = 3, n = 8, ‖x_i‖ ∈ [0.5, 1], ε = 0.5, λ/‖K‖ ∈ {0.1, 0.01}; s_λ = s_λ(K) and q by the oracle; "
+                "sandwich accuracy from the eigenvalues of (K+λI)^{-1/2}(W_gᵀW_g + λI)(K+λI)^{-1/2}",
+     notes="Spec: HOLDS empirically with C_W = 4 (worst distortion 0.375 at ε = 0.5); as in Ahle et al. 2020, Thm 5.",
+ )
 def _l8_ridge_trial(seed, impl):
     rng = np.random.default_rng(58_500 + seed)
     d, n = 3, 8
@@ -376,17 +369,6 @@ def _l8_ridge_trial(seed, impl):
         W = R.kernel_features(Xm, bits)
     out = le(lambda: (R.ridge_distortion(W, R.attention_kernel(Xm), lam), L8_EPS))
     return _judged(out, f"n={n}, λ/‖K‖={(0.1, 0.01)[seed % 2]}, s_λ={mp.nstr(s_lam, 4)}, q={q}, m={W.rows}")
-
-
-claims.trial(
-    "attention_kernel_regression.thmL.8",
-    "Ridge form: for every ε, λ > 0, W_g(X) with q chosen so that ‖K − Q_q‖ ≤ ελ/2 and m_l = ⌈4 s_λ l²/ε²⌉ "
-    "rows per degree satisfies (1−ε)(K + λI) ⪯ W_gᵀW_g + λI ⪯ (1+ε)(K + λI)",
-    delta=0.05, trials=20, uses=("attention_feature_bits",), repair=True,
-    hypotheses="d = 3, n = 8, ‖x_i‖ ∈ [0.5, 1], ε = 0.5, λ/‖K‖ ∈ {0.1, 0.01}; s_λ = s_λ(K) and q by the oracle; "
-               "sandwich accuracy from the eigenvalues of (K+λI)^{-1/2}(W_gᵀW_g + λI)(K+λI)^{-1/2}",
-    notes="Spec: HOLDS empirically with C_W = 4 (worst distortion 0.375 at ε = 0.5); as in Ahle et al. 2020, Thm 5.",
-)(_l8_ridge_trial)
 
 
 def _taylor_instances():
