@@ -8,12 +8,8 @@ by comparing against them (docs/development.md#independence).
 ``σ_i = min(1, 2^⌊log2|x_i|⌋)`` (``σ_i = 1`` when ``x_i = 0``): a coordinate below 1 in size gets a
 step relative to it (``x³`` at ``1e-300``), one above 1 an absolute step, so a large coordinate does
 not smear a feature of scale 1 (``exp(x − 10⁴⁵)`` at ``10⁴⁵``) and mixed scales in one vector each get
-their own step.  Steps are ``h_i = σ_i·2^-(T+16)``; the stencil points ``x ± h_i e_i`` (first derivatives
-and the diagonal: ``(f(x + h_i e_i) − 2f(x) + f(x − h_i e_i))/h_i²``) and ``x ± (h_i e_i + h_j e_j)`` (a mixed
-derivative: ``(f(x + h_i e_i + h_j e_j) + f(x − h_i e_i − h_j e_j) − f(x ± h_i e_i) − f(x ± h_j e_j) + 2f(x))
-/ (2h_ih_j)``, both signs of the ± terms summed; its other five points are the diagonal's, so a Hessian of
-``n`` coordinates costs ``n² + n + 1`` evaluations, not the ``2n² + 1`` of the four-point stencil
-``x ± h_i e_i ± h_j e_j``) are formed exactly (the precision is raised to hold them).  ``f`` is evaluated at a working precision
+their own step.  Steps are ``h_i = σ_i·2^-(T+16)``; the stencil points ``x ± h_i e_i (± h_j e_j)`` are
+formed exactly (the precision is raised to hold them).  ``f`` is evaluated at a working precision
 ``wp`` raised with the function's magnitude: with ``F`` the largest ``|f|`` on the stencil, each value
 is taken to carry an error of at most ``max(F·2^(24 − wp), 16·e·2^(p − wp))``, where ``e`` is the
 measured difference of ``f`` at the first stencil point at the first-pass precision and at ``p`` =
@@ -34,7 +30,7 @@ of the exponents of 1 and of the nonzero coordinates of ``x``; ``F`` is the larg
 stencil points or, where ``f`` is exactly 0 at all of them — ``∂ log(exp(x₁))/∂x₂`` at ``x₁ = 0`` —,
 ``|f|`` at the point where its error was measured), where ``∂f`` is the exact first (second)
 derivative and ``E_trunc`` the central-difference truncation error, ``h_i²/6·|∂_i³f|``
-(``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + 3h_ih_j/2 + h_j²)/6`` times fourth derivatives off it) — negligible
+(``h_i²/12·|∂_i⁴f|`` on the diagonal, ``(h_i² + h_j²)/6`` times fourth derivatives off it) — negligible
 unless ``f`` varies on a scale below ``2^-T/2·σ_i``.  So every entry has ``mp.dps`` significant digits
 unless it is below the zero floor ``2^-Z·F`` (a derivative that small is returned as a number at
 most that size), at any magnitude a float64 can hold (the exponent range of mpmath is unbounded, so
@@ -242,11 +238,8 @@ def _second(st, i, j):
     if i == j:
         terms = ((1, ((i, 1),)), (-2, ()), (1, ((i, -1),)))
         return _entry(st, terms, 2 * st.hexp[i], st.wp2)
-    # f(x ± (h_i e_i + h_j e_j)) beside the diagonal's points x ± h_i e_i, x ± h_j e_j and x: two new
-    # evaluations per entry instead of the four of x ± h_i e_i ± h_j e_j (module docstring, "Method")
-    terms = ((1, ((i, 1), (j, 1))), (1, ((i, -1), (j, -1))), (-1, ((i, 1),)), (-1, ((i, -1),)), (-1, ((j, 1),)),
-             (-1, ((j, -1),)), (2, ()))
-    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 1, st.wp2)
+    terms = ((1, ((i, 1), (j, 1))), (-1, ((i, 1), (j, -1))), (-1, ((i, -1), (j, 1))), (1, ((i, -1), (j, -1))))
+    return _entry(st, terms, st.hexp[i] + st.hexp[j] + 2, st.wp2)
 
 
 def _agree(st, fine, probes) -> bool:
