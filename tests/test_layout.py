@@ -111,12 +111,12 @@ def _module_names(expr: ast.expr, dicts: dict, strings: dict, depth: int = 0) ->
     return []
 
 
-def _imports(module: str) -> list[tuple[str, list[str]]]:
-    """(imported module, names imported from it) for every import of ``module``: import statements
-    wherever they stand (in functions too) and string imports (:data:`_IMPORTERS` called on a string a
-    reader can resolve: :func:`_module_names`; a module chosen at run time, ``import_module(impl)``,
-    is the caller's)."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+def _imports(module: str, source: str | None = None) -> list[tuple[str, list[str]]]:
+    """(imported module, names imported from it) for every import of ``module`` (its file, or
+    ``source``): import statements wherever they stand (in functions too) and string imports
+    (:data:`_IMPORTERS` called on a string a reader can resolve: :func:`_module_names`; a module chosen
+    at run time, ``import_module(impl)``, is the caller's)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8") if source is None else source)
     dicts, strings = _string_values(tree)
     out = []
     for node in ast.walk(tree):
@@ -128,6 +128,27 @@ def _imports(module: str) -> list[tuple[str, list[str]]]:
                 getattr(node.func, "attr", None) in _IMPORTERS or getattr(node.func, "id", None) in _IMPORTERS):
             out.extend((name, []) for name in _module_names(node.args[0], dicts, strings))
     return out
+
+
+def test_string_imports_are_followed():
+    """The forms of string import the code uses, each resolved as the cycle and layer tests need."""
+    source = "\n".join([
+        "import importlib, importlib.util",
+        "_HOMES = {'Claim': 'toolkit', 'claims': 'registry'}",
+        "def f(name, impl):",
+        "    importlib.import_module('properties.shared')",
+        "    importlib.import_module(f'properties.{name}')",
+        "    module = f'properties.{name}.certificates'",
+        "    importlib.util.find_spec(module)",
+        "    __import__('oracle.linalg')",
+        "    importlib.import_module(f'properties.{_HOMES[name]}')",
+        "    importlib.import_module(impl)",
+        "    from .ledgerfile import jsonable"])
+    got = {target for target, _ in _imports("properties.registry", source)}
+    papers = {f"properties.{p}" for p in PAPER_NAMES}
+    assert got == ({"importlib", "importlib.util", "properties.shared", "oracle.linalg", "properties.toolkit",
+                    "properties.registry", "properties.ledgerfile"} | papers
+                   | {f"{p}.certificates" for p in papers}), sorted(got)
 
 
 GENERATED = ("properties.build_info",)
