@@ -422,7 +422,10 @@ def _validate(worker: Worker, profile, seed, functions, include_claims, stream, 
     elif include_claims:
         need = claims_need(names)
         shown = ", ".join(need[:4]) + (f" and {len(need) - 4} more" if len(need) > 4 else "")
-        print(f"0 claims apply: each claim near these functions also needs {shown}", file=stream)
+        if any(set(c.uses) & set(names) for c in claims()):
+            print(f"0 claims apply: the claims that use these functions also need {shown}", file=stream)
+        else:
+            print(f"0 claims apply: no claim uses these functions; the claims near them use {shown}", file=stream)
     reports = iter(run.claims(names, [c.id for c in applicable if not hung & set(c.uses)], profile, seed))
     for c in applicable:
         if hung & set(c.uses):

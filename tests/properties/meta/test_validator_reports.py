@@ -149,7 +149,7 @@ def test_when_no_claim_applies_the_report_says_which_functions_claims_need(capsy
     code = validate("tests.properties.meta.toy.hessian_without_regulariser", profile="ci")
     out = capsys.readouterr().out
     assert code == 1, out
-    line = _line(out, "0 claims apply: each claim near these functions also needs ")
-    needed = re.split(r", | and \d+ more", line.split(" also needs ", 1)[1])
+    line = _line(out, "0 claims apply: no claim uses these functions; the claims near them use ")
+    needed = re.split(r", | and \d+ more", line.split(" near them use ", 1)[1])
     assert "softmax_newton_step" in needed and "softmax_hessian" not in needed, line
     assert set(n for n in needed if n) <= set(adapters()) and len(line) < 200, line
