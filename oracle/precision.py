@@ -82,7 +82,7 @@ def _check_matrix_entries(M, name: str):
     for (i, j), v in _entries(M):
         if type(v) is not mpmath.mpf:
             if isinstance(v, mpmath.mpc):
-                raise ValueError(f"{name} must be real: entry ({i},{j}) is the complex {v}")
+                raise ValueError(f"{name} must be real: entry ({i},{j}) is the complex {_shown(v)}")
             raise ValueError(f"{name} must hold mpmath reals: entry ({i},{j}) is {type(v).__name__}")
         if v._mpf_ in _NON_FINITE:
             raise ValueError(f"{name} must be finite: entry ({i},{j}) is {v}")
@@ -133,7 +133,7 @@ def check_mp(value, name: str, *, ndim: int | None = None):
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name}={value!r} must be a real number, not a bool")
     if isinstance(value, (mpmath.mpc, complex, np.complexfloating)):
-        raise ValueError(f"{name}={value!r} must be real, not complex")
+        raise ValueError(f"{name}={_shown(value)} must be real, not complex")
     if isinstance(value, Integral):
         return mp.make_mpf(from_int(int(value)))
     if isinstance(value, (float, np.floating)):

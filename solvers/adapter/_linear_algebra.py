@@ -18,6 +18,9 @@ def sigma_min(A):
 
 
 def condition_number(A):
+    """κ(A) = σ_max/σ_min in float64; ``inf`` exactly when A is numerically rank-deficient (its smallest
+    computed singular value is 0, e.g. a singular matrix): the value the contract allows when σ_min is
+    within rounding of 0 (docs/contract.md), never NaN."""
     return linalg.condition_number(A)
 
 

@@ -162,6 +162,19 @@ def _sparsegpt(W, X, percdamp, rho, blocksize, nm=None):
     return W, jnp.concatenate(masks, axis=0), loss, U
 
 
+def _check_gram_fits(X) -> None:
+    """ValueError when the layer Hessian 2XᵀX overflows float64: its largest entry is a diagonal one
+    (|2XᵀX|_ij ≤ 2‖X_:i‖‖X_:j‖), 2‖X_:j‖², computed from the column norms without overflow."""
+    X = np.asarray(X, dtype=np.float64)
+    top = np.max(np.abs(X), axis=0)
+    scale = np.where(top > 0, top, 1.0)
+    norms = top * np.linalg.norm(X / scale, axis=0)  # scaled: no overflow before the check
+    j = int(np.argmax(norms))
+    if not norms[j] <= math.sqrt(np.finfo(np.float64).max / 2):
+        raise ValueError(f"X: the layer Hessian 2XᵀX overflows float64 (column {j} has ‖X[:, {j}]‖ = "
+                         f"{float(norms[j]):.3g}, so 2‖X[:, {j}]‖² > {np.finfo(np.float64).max:.3g}): scale X down")
+
+
 def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
               nm: tuple[int, int] | None = None) -> SparseGPTResult:
     """SparseGPT, mode "exact" (spec §2.1–2.6) with the optional dampening retry of §2.4 (p ← p + 0.01
@@ -173,6 +186,7 @@ def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
     blocksize = positive_int(blocksize, "blocksize")
     nm = None if nm is None else _nm(nm, rho, W.shape[0], blocksize)
     p = nonneg_real(percdamp, "percdamp")
+    _check_gram_fits(X)
     while p < 1:
         Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize, nm)
         if bool(jnp.all(jnp.isfinite(U))) and bool(jnp.all(jnp.diag(U) > 0)) and bool(jnp.all(jnp.isfinite(Wt))):
