@@ -213,9 +213,12 @@ def run_map(n_of, dims, kappas, residuals_of, repeats_of, seed: int = 0, log=pri
                 if not compiled:  # JIT warm-up on these shapes, untimed
                     for name in (m for m in _JAX if m in methods):
                         _call(methods[name], inst, Aj, bj, 0)
-                    if "cholqr" in methods:  # each route of its Gram pass (chosen by κ at run time)
+                    if "cholqr" in methods:  # each route of its Gram pass (chosen by κ at run time), forced on a
+                        # well-conditioned instance of the same shapes: the float32 Gram route fails beyond its κ
+                        easy = Instance(U, np.ones(d), V, x, residual, g)
+                        Ae, be = jnp.asarray(easy.A), jnp.asarray(easy.b)
                         for bounds in ((1e300, 1e300), (0.0, 1e300), (0.0, 0.0)):
-                            cholqr_lstsq(Aj, bj, key=0, gram_cond=bounds[0], solve_cond=bounds[1])
+                            cholqr_lstsq(Ae, be, key=0, gram_cond=bounds[0], solve_cond=bounds[1])
                     compiled = True
                 times = {name: [] for name in methods}
                 outs = {}
