@@ -452,9 +452,9 @@ LAYERS = (
 )
 """Where every module of ``properties/`` sits, lowest first (the layers L0–L5 of the architecture; its L1
 and L4 are split into tiers here, in the order their modules import each other, and so is L2: a paper
-package may use the shared unit).  Each tier maps units
-to the modules they hold; a name holds that module and, when it is a package, every module under it
-(``properties.toolkit``, each paper package, ``properties.suite``); ``properties`` alone is the package's
+package may use the shared unit).  Each tier maps units to the modules they hold; a name holds that
+module and, when it is a package, every module under it (``properties.toolkit``, each paper package,
+``properties.suite``); ``properties`` alone is the package's
 ``__init__``, which lazily re-exports the toolkit and the registry, and ``properties.build_info`` is the
 record setup.py writes into a built package.  An import goes to a strictly lower tier, or inside its own
 unit (a paper package's modules, the shared unit, the isolation and its child's program), whose modules
