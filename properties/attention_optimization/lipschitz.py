@@ -281,8 +281,9 @@ claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R
                   expected="falsified", instances=h12_instances, fields=H12_FIELDS, sides=_lem12_10(lambda R: R ** 2),
                   notes="FAILS for G3 = −c·diag(f) and G4 = c·ffᵀ, as the spec records: |c| reaches R² + R "
                         "(n = d = 1, A2 = A3 = [R], Y = [R], B = [−R]: 20 > 16 at R = 4).",
-                  conventions=("loss_half", "constants"),
-                  source=("§3: “we can decompose H_{x,y} into {G_i}_{i=1}^4 as described in Lemma 12.10 … max_{i∈[n]}‖G_i‖ "
+                  conventions=("loss_half", "constants"), provenance="R-partial",
+                  source=("claims.tsv tags it R (the bound is printed in §3), but the G_i it bounds are restored: "
+                          "§3: “we can decompose H_{x,y} into {G_i}_{i=1}^4 as described in Lemma 12.10 … max_{i∈[n]}‖G_i‖ "
                           "≤ R²”; Lemma 12.10's display is lost, and the G_i are taken as Def 11.3's four pieces (f∘h)fᵀ, "
                           "−⟨f,h⟩ffᵀ, −c·diag(f), c·ffᵀ, the four functions §12's introduction lists for its steps 1–4"))
 claims.inequality("attention_optimization.lem12.10", "max_i ‖G_i(x,y)‖ ≤ R² + R (the spec's correct bound)", hypotheses=H12,

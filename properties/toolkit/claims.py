@@ -23,8 +23,10 @@ repair in the same run as its claim.
 What a verdict is about (:mod:`properties.toolkit.provenance`) is declared with the claim, through
 options every :class:`ClaimSet` method accepts:
 
-- ``provenance`` (R, R-partial, D, I): only where ``claims.tsv`` leaves the column empty; elsewhere it
-  must equal the file's value, which every claim carries.
+- ``provenance`` (R, R-partial, D, I): where ``claims.tsv`` leaves the column empty; elsewhere it
+  must equal the file's value, which every claim carries, or rest on less of the paper's text than the
+  file says (R → R-partial, D, I; R-partial → D, I), with a ``source`` saying what is restored: a
+  statement printed in the text about objects defined only in a lost display is not the paper's text.
 - ``source``: where the statement comes from when it is not the paper's text (the display or proof
   steps a reconstruction rests on, quoted).
 - ``basis`` (``statement``, ``proof step``, ``constants``, ``evidence``) and ``basis_note``, required
@@ -178,6 +180,11 @@ class Claim:
         return {**{name: "paper" for name in self.conventions}, **dict(self.conventions_used)}
 
 
+_LESS_TEXT = {"R": ("R-partial", "D", "I"), "R-partial": ("D", "I")}
+"""For each provenance of ``claims.tsv``, the provenances a declaration may give instead: those resting on
+less of the paper's text, never more."""
+
+
 def named(name: str):
     """Decorator, under ``@claims.check``/``@claims.trial``: give a check that a helper builds the module-level
     ``name`` it stands for, before the claim set records it (``Claim.func_name``)."""
@@ -264,9 +271,11 @@ class ClaimSet:
             raise ValueError(f"claim_id={claim_id!r} is declared twice" + (" with this repair" if repair else "")
                              + (f" with reading {reading!r}" if alternative else ""))
         tsv = row.get("provenance") or ""
-        if provenance is not None and tsv and provenance != tsv:
+        if provenance is not None and tsv and provenance != tsv and (
+                provenance not in _LESS_TEXT.get(tsv, ()) or not source.strip()):
             raise ValueError(f"provenance={provenance!r} differs from claims.tsv's {tsv!r} [{claim_id}]: declare "
-                             f"provenance only where claims.tsv leaves it empty")
+                             f"provenance where claims.tsv leaves it empty, or one resting on less of the paper's "
+                             f"text ({_LESS_TEXT.get(tsv, ())}) with a source saying what is restored")
         if conventions_used is not None and not isinstance(conventions_used, dict):
             raise ValueError(f"conventions_used={conventions_used!r} must be a dict of convention name -> choice "
                              f"[{claim_id}]")
@@ -285,7 +294,7 @@ class ClaimSet:
             delta=delta, trials=trials, not_applicable=not_applicable, uses=tuple(uses),
             examples=tuple(examples), max_examples=max_examples, notes=notes,
             func_name=f"{fn.__module__}.{fn.__qualname__}", repair=repair, fields=tuple(fields),
-            to_statement=to_statement, provenance=tsv or provenance or "", source=source, basis=basis,
+            to_statement=to_statement, provenance=provenance or tsv, source=source, basis=basis,
             basis_note=basis_note, conventions=tuple(conventions),
             conventions_used=tuple((conventions_used or {}).items()), reading=reading, alternative=alternative,
             vacuous_note=vacuous_note, restored=restored,

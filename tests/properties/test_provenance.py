@@ -117,6 +117,17 @@ def test_a_provenance_other_than_claims_tsvs_is_refused():
         claims.check(cid, "s", provenance="R")(lambda: Outcome(True, 0.0, 1.0, 1.0))
 
 
+def test_a_provenance_resting_on_less_text_than_claims_tsvs_needs_a_source_and_is_the_claims():
+    cid, paper = _tsv_id("R")
+    with pytest.raises(ValueError, match=r"with a source saying what is restored"):
+        ClaimSet(paper).check(cid, "s", provenance="R-partial")(lambda: Outcome(True, 0.0, 1.0, 1.0))
+    claims = ClaimSet(paper)
+    claims.check(cid, "s", provenance="R-partial", source="the objects it names are restored")(
+        lambda: Outcome(True, 0.0, 1.0, 1.0))
+    assert claims.claims[0].provenance == "R-partial"
+    assert strength(claims.claims[0], "falsified") == "reconstruction"
+
+
 def test_the_provenance_of_claims_tsv_is_the_claims_and_fills_an_empty_column():
     cid, paper = _tsv_id("D")
     claims = ClaimSet(paper)
