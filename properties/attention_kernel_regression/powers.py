@@ -27,7 +27,8 @@ from .costs import algorithm_time, with_time
 from .regression import psd_trial
 from .strategies import chain_instances
 
-__all__ = ["SWEEP_STAGES", "claims", "iteration_bound", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair"]
+__all__ = ["SWEEP_STAGES", "claims", "iteration_bound", "lemJ_1_p5", "thm1_4", "thmK_1", "thmK_1_repair",
+           "thmK_1_typo_corrected"]
 
 claims = ClaimSet("attention_kernel_regression")
 
@@ -341,6 +342,37 @@ _K1_SENSIBLE = dict(
           "implementation's output for this run's seed; the running time is as thmJ.2.time's repair.")
 
 
+def _k1_tall_instances():
+    # A = [diag(a); 0] (n = 4 > d = 3, full column rank), so range(A) misses e₄ and OPT = |b₄|
+    return st.tuples(st.lists(scalars(0.1, 10.0), min_size=3, max_size=3).map(
+        lambda a: np.vstack([np.diag(a), np.zeros((1, 3))])), vectors(st.just(4)), dims(0, 2), scalars(1e-3, 0.099))
+
+
+def thmK_1_typo_corrected(inst):
+    """Theorem K.1 (and Theorem 1.5) with the A the printed bound lacks: ‖A(AᵀA)^j x' − b‖ ≤ ε‖b‖.  No x' can
+    meet it where OPT = min_x ‖A(AᵀA)^j x − b‖ exceeds ε‖b‖, so the measured side is OPT itself (a lower bound
+    on every output's error) and the implementation is not called."""
+    A, b, j, eps = inst
+    Am, bm = to_mp(A), to_mp(b)
+
+    def sides():
+        with boost((2 * j + 2) * cond_digits(A)):
+            return O.opt_attention(Am, bm, j), mp.mpf(eps) * linalg.norm2(bm)
+
+    return le(sides)
+
+
+_K1_TYPO = dict(
+    hypotheses="tall A = [diag(a); 0] (n = 4 > d = 3), a_i ∈ [0.1, 10]; b ∈ R⁴; j ∈ {0, 1, 2}; ε ∈ [1e-3, 0.1); "
+               "the output's error is at least OPT = min_x ‖A(AᵀA)^j x − b‖, which is judged",
+    expected="falsified", instances=_k1_tall_instances, fields=("A", "b", "j", "ε_final"), alternative=True,
+    reading="typo-corrected: A(AᵀA)^j x' against b (type-checks for every n)", provenance="R",
+    conventions=("probability", "constants", "kappa"),
+    notes="The form that type-checks for n ≠ d still fails: ε‖b‖ is below OPT whenever b has a component "
+          "outside range(A) larger than ε‖b‖, whatever algorithm produced x'; only the proof's (1+ε)·OPT + ε‖b‖ "
+          "holds (the repair).")
+
+
 # Theorem K.1 and its informal Theorem 1.5 are one claim about Algorithm 6: the same two checks under both
 # ids.  (id, the sensible reading, judged as the repair; the statement as written)
 _K1_STATEMENTS = (
@@ -358,9 +390,14 @@ _K1_STATEMENTS = (
 def _k1_claims(claim_id: str, sensible: str, stated: str) -> None:
     """Declare ``claim_id`` as stated (:func:`thmK_1`) and its sensible reading as the repair (:func:`thmK_1_repair`)."""
 
-    @claims.check(claim_id, stated, **_K1, provenance="R", conventions=("probability", "constants", "kappa"))
+    @claims.check(claim_id, stated, **_K1, provenance="R", conventions=("probability", "constants", "kappa"),
+                  reading="as printed: (AᵀA)^j x' against b (type-checks only for n = d)")
     def as_stated(inst, impl):
         return thmK_1(inst, impl)
+
+    @claims.check(claim_id, stated.replace("‖(AᵀA)^j x' − b‖", "‖A(AᵀA)^j x' − b‖"), **_K1_TYPO)
+    def typo_corrected(inst):
+        return thmK_1_typo_corrected(inst)
 
     @claims.check(claim_id, sensible, **_K1_SENSIBLE)
     def sensible_reading(inst, impl):
