@@ -29,6 +29,7 @@ import asyncio
 import functools
 import hashlib
 import importlib.metadata
+import logging
 import os
 import pathlib
 import socket
@@ -118,9 +119,14 @@ def connect(address: str, *, timeout: float | None = None, stream=None):
         _probe(address, timeout)
     except ValueError as exc:  # the address itself (no port, an unknown scheme)
         raise ValueError(f"--scheduler {address}: not a scheduler address ({exc})") from None
+    except MemoryError:  # dask read a garbage frame length (an HTTP server, …) and tried to allocate it
+        raise ConnectionError(f"--scheduler {address}: the server there is not a dask scheduler (it answered "
+                              f"with a message dask cannot read)") from None
     except Exception as exc:  # noqa: BLE001  (refused, timed out, not a dask scheduler: all the same to the user)
         raise ConnectionError(f"--scheduler {address}: no dask scheduler answered within {timeout:g} s "
                               f"({type(exc).__name__}: {exc})"[:300]) from None
+    # the client logs a traceback at each reconnection try when the scheduler goes away; run_tasks says it in one line
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     client = distributed.Client(address, timeout=timeout, set_as_default=False)
     workers = client.scheduler_info().get("workers", {})
     threads = sum(w.get("nthreads", 0) for w in workers.values())
@@ -146,6 +152,9 @@ def run_tasks(client, tasks: list[Task], finished: Callable[[Any], None]) -> Non
                              retries=RETRIES): t.label for t in tasks}
     try:
         for future in as_completed(list(futures), loop=client.loop):
+            if future.status == "cancelled":
+                raise ConnectionError(f"the dask scheduler stopped answering (task {futures[future]!r} cancelled); "
+                                      f"what finished is kept: rerun with --resume")
             if future.status == "error":
                 exc = future.exception()
                 raise RuntimeError(f"the cluster's task {futures[future]!r} failed on every try "
@@ -156,6 +165,10 @@ def run_tasks(client, tasks: list[Task], finished: Callable[[Any], None]) -> Non
                                  f"(fingerprint {theirs}, here {fp}): install the same attention-claims and "
                                  f"libraries on every worker ({_INSTALL})")
             finished(result)
-    except BaseException:
+    except (RuntimeError, ValueError, KeyboardInterrupt):
         client.cancel(list(futures))
         raise
+    except (ConnectionError, OSError, asyncio.CancelledError) as exc:  # the scheduler is gone (CommClosedError is an OSError)
+        raise ConnectionError(str(exc) if isinstance(exc, ConnectionError) else
+                              f"the dask scheduler stopped answering ({type(exc).__name__}); what finished is kept: "
+                              f"rerun with --resume") from None

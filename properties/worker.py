@@ -28,7 +28,11 @@ import time
 
 import numpy as np
 
-__all__ = ["MAX_FRAME", "NotPlain", "decode", "encode", "plain", "read_frame", "serve", "write_frame"]
+__all__ = ["MAX_FRAME", "MAX_RESULT_BYTES", "NotPlain", "decode", "encode", "plain", "read_frame", "serve", "write_frame"]
+
+MAX_RESULT_BYTES = 1 << 28
+"""The largest result a call may return (256 MiB of array data; the contract's results are far smaller): a
+bigger one is refused in the child, before it is copied or sent, as a result too large."""
 
 MAX_FRAME = 1 << 31
 """The largest frame either side accepts (2 GiB): a bigger one is a protocol error."""
@@ -187,17 +191,26 @@ def plain(value, depth: int = 0):
     if type(value) is dict:
         return {_key(k): plain(v, depth + 1) for k, v in value.items()}
     if type(value) in (np.ndarray,) or (isinstance(value, np.generic) and type(value).__module__ == "numpy"):
+        _fits(value.nbytes)
         arr = np.array(value, copy=True)
         if arr.dtype.kind not in _KINDS:
             raise NotPlain(f"returned an array of dtype {arr.dtype}, not numbers")
         return arr[()] if isinstance(value, np.generic) else arr
-    first, second = np.array(value, copy=True), np.array(value, copy=True)
+    first = np.array(value, copy=True)
+    _fits(first.nbytes)
+    second = np.array(value, copy=True)
     if first.dtype.kind not in _KINDS:
         raise NotPlain(f"returned a {type(value).__name__} that converts to an array of dtype {first.dtype}, "
                        f"not numbers")
     if first.dtype != second.dtype or first.shape != second.shape or first.tobytes() != second.tobytes():
         raise NotPlain(f"returned a {type(value).__name__} that converts to a different array each time")
     return first
+
+
+def _fits(nbytes: int) -> None:
+    if nbytes > MAX_RESULT_BYTES:
+        raise NotPlain(f"returned an array of {nbytes} bytes, more than MAX_RESULT_BYTES={MAX_RESULT_BYTES}: a result "
+                       f"too large")
 
 
 def _key(k):

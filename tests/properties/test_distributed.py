@@ -151,3 +151,60 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2():
 def test_what_is_no_scheduler_address_is_a_value_error(address):
     with pytest.raises(ValueError, match=r"^--scheduler .*: not a scheduler address"):
         engine.connect(address, timeout=5)
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_one_line_and_exit_2():
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer():  # an HTTP server's answer to whatever is sent, to every connection
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi" + b"\xff" * 64)
+            time.sleep(0.2)
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        proc = _cli(*CLAIMS, "--scheduler", f"tcp://127.0.0.1:{port}", timeout=120)
+    finally:
+        server.close()
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    line = proc.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: --scheduler tcp://127.0.0.1:{port}: ") and "dask scheduler" in line, proc.stderr
+    assert "EiB" not in line and len(line) < 400, line
+
+
+def test_a_scheduler_killed_mid_run_is_one_line_exit_2_and_the_json_resumable(tmp_path):
+    log = open(tmp_path / "cluster.log", "w")
+    procs = [_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(tmp_path / "scheduler.json")], log)]
+    try:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "scheduler.json").exists():
+            assert time.monotonic() < deadline and procs[0].poll() is None, "the scheduler did not start"
+            time.sleep(0.2)
+        address = json.loads((tmp_path / "scheduler.json").read_text())["address"]
+        procs.append(_start(["distributed.cli.dask_worker", address, "--nworkers", "1", "--nthreads", "1",
+                             "--no-nanny"], log))
+        path = tmp_path / "ledger.json"
+        run = subprocess.Popen([sys.executable, "-m", "properties", *CLAIMS, "--scheduler", address, "--json",
+                                str(path)], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        while not path.exists() and run.poll() is None and time.monotonic() < deadline + 180:
+            time.sleep(0.1)
+        assert run.poll() is None, f"the run must still be going when its scheduler is killed: {run.communicate()}"
+        _stop(procs[0])
+        _, err = run.communicate(timeout=180)
+    finally:
+        for proc in procs:
+            _stop(proc)
+        log.close()
+    assert run.returncode == 2 and "Traceback" not in err, err[-4000:]
+    assert err.strip().splitlines()[-1].startswith("error: "), err[-2000:]
+    assert json.loads(path.read_text())["claims"], "the claims that finished are kept"

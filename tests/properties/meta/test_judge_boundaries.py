@@ -137,3 +137,10 @@ def test_the_module_memory_limit_makes_an_allocation_beyond_it_a_fail():
     proc = _validate(ROOT, "tests.properties.meta.toy.greedy_allocation", "--timeout", "30", "--memory", "1024")
     assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
     assert "FAIL kron" in proc.stdout and "MemoryError" in proc.stdout, proc.stdout
+
+
+def test_a_huge_result_is_too_large_not_a_timeout():
+    proc = _validate(ROOT, "tests.properties.meta.toy.huge_result", "--timeout", "20")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "FAIL kron" in proc.stdout, out[-3000:]
+    assert "too large" in proc.stdout and "time limit" not in out and "Traceback" not in out, out[-3000:]
