@@ -54,7 +54,9 @@ class Adapter:
     (every adapter declares both) the fixed instances at the ends of its valid range of entries and at the
     sizes where implementations change path (:meth:`fixed_corners`).  ``not_judged`` says what the
     function's output cannot show (the scale of a sketch offered as bits) and which function judges it; a
-    PASS prints it.  ``options`` maps module
+    PASS prints it.  ``instance_fields`` names the fields of a drawn instance (a tuple) that a FAIL lists as
+    search parameters, not passed to the function (the ε₀ an approximate Hessian was built from).  ``options``
+    maps module
     attributes the implementation may declare (e.g. ``SOLVE_TOLERANCE``) to their documented
     defaults; ``compare`` then receives them as keywords.
     ``statistical`` holds checks of the function's distribution that no search makes (sign balance,
@@ -79,6 +81,7 @@ class Adapter:
     magnitude_corners: Callable | None = None  # magnitude_corners() -> list of instances, judged after the search
     size_corners: Callable | None = None  # size_corners() -> list of instances, judged after the search
     not_judged: str = ""  # what the function's output cannot show (a PASS says it, and names who judges it)
+    instance_fields: tuple = ()  # names of the drawn instance's fields, for those not passed to the function
 
     def fixed_corners(self) -> list:
         """Every fixed instance judged after a passed search, at every profile: ``corners()`` (the discrete
@@ -123,14 +126,14 @@ class AdapterSet:
                  max_examples: int | None = None, seeded: str | None = None, targets: Callable | None = None,
                  trials: TrialRule | None = None, options: tuple = (), statistical: tuple = (),
                  corners: Callable | None = None, magnitude_corners: Callable | None = None,
-                 size_corners: Callable | None = None, not_judged: str = ""):
+                 size_corners: Callable | None = None, not_judged: str = "", instance_fields: tuple = ()):
         if any(a.name == name for a in self.adapters):
             raise ValueError(f"adapter name={name!r} is declared twice")
 
         def decorate(compare):
             self.adapters.append(Adapter(name, signature, doc, tolerance, strategy, compare, max_examples, seeded,
                                          targets, trials, tuple(options), tuple(statistical), corners,
-                                         magnitude_corners, size_corners, not_judged))
+                                         magnitude_corners, size_corners, not_judged, tuple(instance_fields)))
             return compare
 
         return decorate

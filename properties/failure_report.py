@@ -207,7 +207,7 @@ class FunctionReport:
         extra = _extras(self.minimal_input, [v for _, v in named])
         if extra:
             lines.append("       drawn with (search parameters, not passed to the function): "
-                         + ", ".join(f"{path} = {_show(v)}" for path, v in extra))
+                         + ", ".join(f"{_field(path, self.adapter.instance_fields)} = {_show(v)}" for path, v in extra))
         return lines
 
     def _comparison(self) -> list[str]:
@@ -218,7 +218,7 @@ class FunctionReport:
         lines = []
         if self.trial_seed is not None:
             lines.append(f"     first failing trial: {self.adapter.seeded} = {self.trial_seed}")
-        if self.call.raised:
+        if self.call.raised and self.call.raised != self.error:  # not the head line again
             lines.append(f"     raised: {self.call.raised}")
         else:
             lines += _side_by_side(self.call.returned, getattr(out, "expected", None),
@@ -233,6 +233,15 @@ class FunctionReport:
             lines.append(f"     error {out.measured:.3g}, tolerance {out.bound:.3g}{values}")
         lines.append(f"     tolerance rule: {self.adapter.tolerance}")
         return lines
+
+
+def _field(path: str, names: tuple) -> str:
+    """A leaf's path in the drawn instance (``[3]``, ``[5][0]``) under the adapter's field names (``rho``,
+    ``form of H̃[0]``); the path itself when the adapter names none."""
+    head = re.match(r"\[(\d+)\]", path)
+    if head is None or int(head.group(1)) >= len(names):
+        return f"instance{path}"
+    return names[int(head.group(1))] + path[head.end():]
 
 
 def _number(v) -> str:

@@ -28,7 +28,9 @@ from ..contract import AdapterSet, TrialRule, U, output, within
 from ..sketch_statistics import bits_distribution, bits_embedding
 from ..toolkit import Outcome, le
 from ..toolkit.strategies import (
+    PATH_SIZES,
     dims,
+    fixed_matrix,
     kappa_corner_matrices,
     matrices,
     scalars,
@@ -84,11 +86,24 @@ def _bits_check(fn, args, rebuild, expect):
 _BITS_TOL = "exact: deterministic in seed, shapes/dtypes/ranges as documented"
 
 
+def _bits_sizes(*rest):
+    """(n, m, …, seed) for n crossing :data:`~properties.toolkit.strategies.PATH_SIZES` (an SRHT pads 9 to 16,
+    17 to 32, 33 to 64, 65 to 128), m = 5 rows."""
+    return lambda: [(n, 5, *rest, 3) for n in PATH_SIZES]
+
+
+def _bits_magnitudes(*rest):
+    """n = 2¹⁰ + 1 (an SRHT padded to 2048) with m = 8 (the oracle rebuilds S entry by entry), and the largest
+    seed of the contract, 2³¹ − 1."""
+    return lambda: [(2**10 + 1, 8, *rest, 12345), (20, 5, *rest, 2**31 - 1)]
+
+
 @ADAPTERS("srht_bits", signature="srht_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n SRHT: {'n': 0-d int, 'signs': (n_pad,) ±1 ints, 'rows': (m,) ints in "
               "[0, n_pad)}, n_pad = 2^⌈log2 n⌉; S[k,i] = signs[i]·(−1)^{popcount(rows[k]&i)}/√m",
           tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 40), dims(1, 20), _SEEDS),
-          statistical=(bits_distribution("srht"), bits_embedding("srht")),
+          statistical=(bits_distribution("srht"), bits_embedding("srht")), size_corners=_bits_sizes(),
+          magnitude_corners=_bits_magnitudes(),
           not_judged="the scale of S: bits fix its rows and signs, not the 1/√m of its entries (the √(n_pad/m) "
                      "rescale of the orthonormal Hadamard transform); define srht_apply to have it judged")
 def _srht_bits(inst, fn):
@@ -116,7 +131,8 @@ def _tensor_srht_bits(inst, fn):
               "'signs': (s, n) ±1}; S[rows[t,j], j] += signs[t,j]/√s; each column's s rows distinct",
           tolerance="exact: deterministic in seed, shapes/ranges as documented, distinct rows per column",
           strategy=lambda: dims(1, 12).flatmap(lambda m: st.tuples(dims(1, 30), st.just(m), dims(1, m), _SEEDS)),
-          statistical=(bits_distribution("osnap"), bits_embedding("osnap")),
+          statistical=(bits_distribution("osnap"), bits_embedding("osnap")), size_corners=_bits_sizes(2),
+          magnitude_corners=_bits_magnitudes(4),
           not_judged="the scale of S: bits fix its nonzero rows and signs, not their value ±1/√s (an OSNAP scaled "
                      "1/s has the same bits); define osnap_apply to have it judged")
 def _osnap_bits(inst, fn):
@@ -131,7 +147,8 @@ def _osnap_bits(inst, fn):
 @ADAPTERS("countsketch_bits", signature="countsketch_bits(n: int, m: int, seed: int) -> dict",
           doc="random bits of an m×n CountSketch: {'m': 0-d int, 'rows': (n,) ints in [0, m), 'signs': (n,) ±1}",
           tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 30), dims(1, 12), _SEEDS),
-          statistical=(bits_distribution("countsketch"), bits_embedding("countsketch")))
+          statistical=(bits_distribution("countsketch"), bits_embedding("countsketch")), size_corners=_bits_sizes(),
+          magnitude_corners=_bits_magnitudes())
 def _countsketch_bits(inst, fn):
     n, m, seed = inst
     return _bits_check(fn, (n, m, seed), O.countsketch_matrix, {"m": ((), "i"), "rows": ((n,), "i"), "signs": ((n,), "i")})
@@ -141,7 +158,8 @@ def _countsketch_bits(inst, fn):
           doc="random bits of an m×n Gaussian sketch: {'g': (m, n) float64}; S = g/√m",
           tolerance="exact: deterministic in seed, shape (m, n), finite",
           strategy=lambda: st.tuples(dims(1, 20), dims(1, 12), _SEEDS),
-          statistical=(bits_distribution("gaussian"), bits_embedding("gaussian")),
+          statistical=(bits_distribution("gaussian"), bits_embedding("gaussian")), size_corners=_bits_sizes(),
+          magnitude_corners=lambda: [(2**10 + 1, 8, 12345), (20, 5, 2**31 - 1)],
           not_judged="the scale of S = g/√m: bits fix g, not the 1/√m; define gaussian_apply to have it judged")
 def _gaussian_bits(inst, fn):
     n, m, seed = inst
@@ -212,10 +230,16 @@ def _apply_corners(kind):
     return [((kind, 8, 4, 4, 3), M) for M in (ramp * 1e154, ramp * 1e-162, walsh_hadamard_columns(8, 2), spikes)]
 
 
+def _apply_magnitudes(kind):
+    """:func:`_apply_corners`' entries near 1e154 and 1e-162, and entries above 10 (12 + a fixed matrix)."""
+    return _apply_corners(kind)[:2] + [((kind, 8, 4, 4, 3), fixed_matrix(8, 2) + 12.0)]
+
+
 def _apply_adapter(kind, signature, doc):
     ADAPTERS(f"{kind}_apply", signature=signature, doc=doc, tolerance=_APPLY_TOL,
              strategy=lambda: with_corners(_apply_strategy(kind), st.sampled_from(_apply_corners(kind)), weight=0.1),
-             corners=lambda: _apply_corners(kind))(_apply_check)
+             corners=lambda: _apply_corners(kind)[2:], magnitude_corners=lambda: _apply_magnitudes(kind),
+             size_corners=lambda: [((kind, n, 4, 2, 3), fixed_matrix(n, 2)) for n in PATH_SIZES])(_apply_check)
 
 
 _apply_adapter("srht", "srht_apply(bits: dict, M: (n,) or (n, k) array) -> (m,) or (m, k) array",
@@ -440,7 +464,8 @@ _OPS_TOL = "exact: a nonnegative integer, the same on two calls with the same ar
 @ADAPTERS("srht_apply_ops", signature="srht_apply_ops(n: int, k: int, m: int) -> int",
           doc="operations srht_apply performs on an n×k matrix with an m-row SRHT (Lemma C.5's running time)",
           tolerance=_OPS_TOL.format(floor="n·k (every entry of M enters every output entry of its column)"),
-          strategy=lambda: st.tuples(dims(1, 5000), dims(1, 8), dims(1, 500)))
+          strategy=lambda: st.tuples(dims(1, 5000), dims(1, 8), dims(1, 500)),
+          magnitude_corners=lambda: [(2**30 + 1, 8, 500)], size_corners=lambda: [(n, 1, 8) for n in PATH_SIZES])
 def _srht_apply_ops(inst, fn):
     n, k, m = inst
     count = _counts(fn(n, k, m), "srht_apply_ops")
@@ -453,7 +478,8 @@ def _srht_apply_ops(inst, fn):
           doc="operations osnap_apply performs on an n×k matrix with an m-row OSNAP of column sparsity s "
               "(Lemma C.5's running time)",
           tolerance=_OPS_TOL.format(floor="s·n·k (the nonzero products of S·M)"),
-          strategy=lambda: dims(1, 50).flatmap(lambda m: st.tuples(dims(1, 5000), dims(1, 8), st.just(m), dims(1, m))))
+          strategy=lambda: dims(1, 50).flatmap(lambda m: st.tuples(dims(1, 5000), dims(1, 8), st.just(m), dims(1, m))),
+          magnitude_corners=lambda: [(2**30 + 1, 8, 50, 4)], size_corners=lambda: [(n, 1, 8, 2) for n in PATH_SIZES])
 def _osnap_apply_ops(inst, fn):
     n, k, m, s = inst
     count = _counts(fn(n, k, m, s), "osnap_apply_ops")

@@ -516,7 +516,8 @@ _KERNELS = ("forward", "grad_x", "grad_y", "softmax_jvp", "hessian", "sketch", "
               f"kernel ∈ {_KERNELS} (for lem5.3.time, lem5.4.subcost, sec13.hessian_approx, alg.time)",
           tolerance="a positive finite count (the scaling is judged by the running-time claims)",
           strategy=lambda: st.tuples(st.sampled_from(_KERNELS), st.sampled_from([16, 64]), st.sampled_from([2, 4])),
-          max_examples=5)
+          max_examples=5, magnitude_corners=lambda: [(_KERNELS[0], 1024, 8)],
+          size_corners=lambda: [(_KERNELS[0], 9, 2), (_KERNELS[0], 17, 3), (_KERNELS[0], 65, 2)])
 def _flops(inst, fn):
     kernel, n, d = inst
     v = float(output(fn(kernel, n, d), "attention_flops", shape=()))

@@ -362,7 +362,8 @@ def _prune(inst, fn):
 @ADAPTERS("attention_pruning_iteration_flops", signature="attention_pruning_iteration_flops(n: int, d: int) -> float",
           doc="the operation count of one GD iteration (loss and gradient) as the implementation reports it",
           tolerance="4nd² + 4n²d ≤ flops ≤ 3(4nd² + 4n²d) + 64(n² + d²)",
-          strategy=lambda: st.tuples(dims(1, 40), dims(1, 40)), max_examples=5)
+          strategy=lambda: st.tuples(dims(1, 40), dims(1, 40)), max_examples=5,
+          magnitude_corners=lambda: [(4096, 64)], size_corners=lambda: [(9, 2), (17, 3), (65, 8)])
 def _iteration_flops(inst, fn):
     n, d = inst
     got = float(output(fn(n, d), "attention_pruning_iteration_flops", shape=()))

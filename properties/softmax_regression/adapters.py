@@ -236,7 +236,8 @@ def _solve_tolerance(value):
                     "terms and Λ₁ = λ_max(∇²L(x*)) (the gradient of a point at the allowed distance): a relative "
                     "accuracy an honest optimiser meets, never only an exact root-finder",
           strategy=_solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
-          targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])}, corners=_solve_corners)
+          targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])}, corners=_solve_corners,
+          instance_fields=("A", "b", "l (w² ≥ 4 + l/σ_min(A)² + extra)", "extra"))
 def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module attribute's name)
     tau = _solve_tolerance(SOLVE_TOLERANCE)
     A, b, l, extra = inst
@@ -272,7 +273,9 @@ def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module att
           doc="one approximate-Newton update x − H̃⁻¹∇L(x) with the given approximate Hessian (def8.4)",
           tolerance="‖x̂₊ − x₊‖₂ ≤ ‖H̃⁻¹‖(τ_g + 16d·u·‖H̃‖‖H̃⁻¹∇L‖) + 4u‖x₊‖: the gradient's tolerance τ_g "
                     "mapped through H̃⁻¹, a backward-stable solve, and the final subtraction",
-          strategy=newton_instances, max_examples=10)
+          strategy=newton_instances, max_examples=10,
+          instance_fields=("A", "b", "l", "start direction u", "rho = M·r0/(0.1·l)", "form of H̃ (mode, S)",
+                           "phi = ‖E‖/eps0", "eps0", "eps/r0"))
 def _softmax_newton_step(inst, fn):
     P = NewtonProblem(inst)
     Ht = P.h_tilde(P.x0)
@@ -312,7 +315,8 @@ def _softmax_sparsify(inst, fn):
 @ADAPTERS("softmax_iteration_flops", signature="softmax_iteration_flops(n: int, d: int) -> float",
           doc="FLOPs of one approximate-Newton iteration on a dense n × d problem (for thm9.1.time)",
           tolerance="positive and finite (the scaling is judged by the claim thm9.1.time)",
-          strategy=lambda: st.tuples(st.sampled_from([64, 256]), st.sampled_from([2, 4])), max_examples=5)
+          strategy=lambda: st.tuples(st.sampled_from([64, 256]), st.sampled_from([2, 4])), max_examples=5,
+          magnitude_corners=lambda: [(4096, 8)], size_corners=lambda: [(9, 2), (17, 3), (65, 2)])
 def _softmax_iteration_flops(inst, fn):
     n, d = inst
     v = float(output(fn(n, d), "softmax_iteration_flops", shape=()))

@@ -66,3 +66,15 @@ def test_only_restricts_the_functions_and_progress_goes_to_stderr(capsys):
     done = subprocess.run([sys.executable, "-m", "properties", "validate", "tests.properties.meta.planted.kron_float32_large",
                            "--only", "spectral_norm"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "does not define adapter functions ['spectral_norm']" in done.stderr, done
+
+
+def test_search_parameters_not_passed_to_the_function_are_listed_by_name():
+    """softmax_solve receives (A, b, w); the drawn l and extra, from which w was built, are named."""
+    ad = adapters()["softmax_solve"]
+    A, b, w = np.eye(2), np.array([0.5, 0.5]), np.array([3.0, 3.0])
+    inst = (A, b, 0.25, np.array([0.0, 7.0]))
+    report = FunctionReport("softmax_solve", False, 1, None, inst, None, "boom", call=Call((A, b, w), {}, raised="boom"),
+                            adapter=ad)
+    (line,) = [ln for ln in report.lines() if "drawn with" in ln]
+    assert "l (w² ≥ 4 + l/σ_min(A)² + extra) = 0.25" in line and "extra = [0.0, 7.0]" in line, line
+    assert "[2]" not in line and "raised: boom" not in "\n".join(report.lines()), report.lines()
