@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..own_imports import module_directory_on_path
 from ..toolkit import ClaimSet, float_outcome, named
 from .figure_styles import METHODS, STYLES
 
@@ -322,7 +323,8 @@ def load_impl(name: str, needs) -> object:
     """The module ``name`` (``--impl``), which must import and define every function of ``needs``;
     ``ValueError`` naming the module and what it lacks otherwise (the command line: one line, exit 2)."""
     try:
-        impl = importlib.import_module(name)
+        with module_directory_on_path():  # the judge took the command's directory off sys.path
+            impl = importlib.import_module(name)
     except Exception as exc:  # noqa: BLE001  (any failure of the user's module at import)
         raise ValueError(f"--impl {name!r} cannot be imported ({type(exc).__name__}: {exc})") from None
     missing = [f for f in dict.fromkeys(needs) if not callable(getattr(impl, f, None))]

@@ -144,3 +144,11 @@ def test_a_huge_result_is_too_large_not_a_timeout():
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1 and "FAIL kron" in proc.stdout, out[-3000:]
     assert "too large" in proc.stdout and "time limit" not in out and "Traceback" not in out, out[-3000:]
+
+
+def test_experiment_impl_is_still_found_in_the_commands_directory(tmp_path):
+    (tmp_path / "my_pruning.py").write_text("def attention_pruning_prune(W, rho):\n    return W\n")
+    proc = subprocess.run([sys.executable, "-m", "properties", "experiment", "attention_pruning", "--impl",
+                           "my_pruning", "--skip-real-model", "--quick", "--out", str(tmp_path / "out")],
+                          cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "lacks the adapter functions" in proc.stderr, proc.stderr[-3000:]
