@@ -30,6 +30,7 @@ import numpy as np
 from benchmarks.machine import machine_info
 from solvers import least_squares as ls
 from solvers import regression as rg
+from solvers._validation import check_array
 
 
 def make_problem(n: int, d: int, kappa: float, seed: int):
@@ -68,7 +69,7 @@ def profile_alg1(A, b, Aj, bj, m: int, method: str, eps: float):
     at_r = jax.jit(lambda A, r: A.T @ r)
     r_at = jax.jit(lambda A, r: r @ A)
     pieces = [
-        ("input check (finite, one pass)", lambda: sk.check_input(Aj, "A")),
+        ("input check (finite, one pass)", lambda: check_array("A", Aj)),
         (f"CountSketch S·A, m={m} (scatter-add)", lambda: sk.countsketch_apply(bits, Aj)),
         (f"QR of S·A ({m}x{d}, jnp)", lambda: ls.thin_qr(SA)),
         (f"QR of S·A ({m}x{d}, numpy LAPACK)", lambda: np.linalg.qr(np.asarray(SA))),

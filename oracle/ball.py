@@ -180,26 +180,26 @@ def frobenius_squared(q) -> fmpq:
 
 # -- the least and the greatest of balls -------------------------------------------------------------
 
+def _extreme(balls: Iterable[arb], pick, what: str) -> arb:
+    """The ball from ``pick`` (min or max) of the lower ends to ``pick`` of the upper ends (exact endpoints)."""
+    balls = list(balls)
+    if not balls:
+        raise ValueError(f"balls must not be empty (the {what} of no balls is undefined)")
+    lo = pick((b.lower() for b in balls), key=lambda x: x.mid())
+    hi = pick((b.upper() for b in balls), key=lambda x: x.mid())
+    return lo.union(hi)
+
+
 def least(balls: Iterable[arb]) -> arb:
     """The enclosure of the least of the reals the balls enclose: from the least lower end to the least
     upper end (rigorous and tight; the balls' order does not matter)."""
-    balls = list(balls)
-    if not balls:
-        raise ValueError("balls must not be empty (the least of no balls is undefined)")
-    lo = min((b.lower() for b in balls), key=lambda x: x.mid())
-    hi = min((b.upper() for b in balls), key=lambda x: x.mid())
-    return lo.union(hi)
+    return _extreme(balls, min, "least")
 
 
 def greatest(balls: Iterable[arb]) -> arb:
     """The enclosure of the greatest of the reals the balls enclose: from the greatest lower end to the
     greatest upper end."""
-    balls = list(balls)
-    if not balls:
-        raise ValueError("balls must not be empty (the greatest of no balls is undefined)")
-    lo = max((b.lower() for b in balls), key=lambda x: x.mid())
-    hi = max((b.upper() for b in balls), key=lambda x: x.mid())
-    return lo.union(hi)
+    return _extreme(balls, max, "greatest")
 
 
 def quadratic_form(v, m) -> arb:
@@ -251,7 +251,8 @@ def least_eigenvalue(s) -> arb:
 # -- building ball matrices ------------------------------------------------------------------------
 
 def diag(values) -> arb_mat:
-    """diag(values): the square ball matrix with ``values`` (balls or exact numbers) on its diagonal."""
+    """diag(values): the square ball matrix with ``values`` (balls or exact numbers) on its diagonal
+    (oracle.linalg.diag)."""
     values = list(values)
     D = arb_mat(len(values), len(values))
     for k, v in enumerate(values):
@@ -261,7 +262,7 @@ def diag(values) -> arb_mat:
 
 def kron(P, Q):
     """The Kronecker product P ⊗ Q of two ``arb_mat`` or of two ``fmpq_mat`` (of their type):
-    ``(P ⊗ Q)[a·q_r + c, b·q_c + e] = P[a, b]·Q[c, e]``."""
+    ``(P ⊗ Q)[a·q_r + c, b·q_c + e] = P[a, b]·Q[c, e]`` (oracle.linalg.kron)."""
     rows = [[P[a, b] * Q[c, e] for b in range(P.ncols()) for e in range(Q.ncols())]
             for a in range(P.nrows()) for c in range(Q.nrows())]
     return type(P)(rows) if rows and rows[0] else type(P)(P.nrows() * Q.nrows(), P.ncols() * Q.ncols())

@@ -42,7 +42,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import sketches
-from .linalg import check_array
+from ._validation import check_array, check_int, is_finite
 from .memory import check_fits
 from .newton import Result, Status, Step, iterate
 
@@ -67,18 +67,18 @@ class Problem(NamedTuple):
 
 def problem(A1, A2, A3, B, w=None, *, reading: str = "b", need_n_ge_d: bool = False) -> Problem:
     """Validate the data (``ValueError`` naming the argument and the rule)."""
-    A1 = check_array(A1, "A1", 2)
+    A1 = check_array("A1", A1, ndim=2)
     n, d = A1.shape
     arrs = [A1]
     for name, M in (("A2", A2), ("A3", A3), ("B", B)):
-        M = check_array(M, name, 2)
+        M = check_array(name, M, ndim=2)
         if M.shape != (n, d):
             raise ValueError(f"{name}.shape={M.shape} must equal A1.shape={(n, d)}")
         arrs.append(M)
     if reading not in READINGS:
         raise ValueError(f"reading={reading!r} must be one of {READINGS}")
     if w is not None:
-        w = check_array(w, "w", 1)
+        w = check_array("w", w, ndim=1)
         if w.shape != (n,):
             raise ValueError(f"w.shape={w.shape} must be (n,)={(n,)}")
         if reading == "b" and bool(jnp.any(w < 0)):
@@ -101,7 +101,7 @@ def _fits_sketch(n, d, m):
 
 
 def _square(M, name, d):
-    M = check_array(M, name, 2)
+    M = check_array(name, M, ndim=2)
     if M.shape != (d, d):
         raise ValueError(f"{name}.shape={M.shape} must be (d, d)={(d, d)}")
     return M
@@ -224,10 +224,6 @@ def _split(z, d):
 
 # ----------------------------------------------------------------------------- no silent inf/NaN
 
-def _finite(out) -> bool:
-    return all(bool(jnp.all(jnp.isfinite(t))) for t in (out if isinstance(out, tuple) else (out,)))
-
-
 def _exponent(M) -> int:
     """e with max|M| in [2^(e−1), 2^e) (0 for M = 0)."""
     top = float(np.max(np.abs(M)))
@@ -250,7 +246,7 @@ def _half(kernel, degrees, what, p: Problem, X, Y):
     ``degrees[i] = (ka, kb)`` (the degrees in (A3, B) and in (Y, B)); ValueError naming the overflow when
     that rescaling is not exact or the result is beyond float64."""
     out = kernel(*p[:4], X, Y)
-    if _finite(out):
+    if is_finite(out):
         return out
     A3, B, Yh = np.asarray(p.A3), np.asarray(p.B), np.asarray(Y)
     a, b = _exponent(A3), _exponent(Yh)
@@ -271,7 +267,7 @@ def _half(kernel, degrees, what, p: Problem, X, Y):
 def _tot(kernel, what, p: Problem, X, Y, pw):
     """``kernel(A1, A2, A3, B, w, X, Y, p)`` of L_tot (not homogeneous), finite or ValueError naming the overflow."""
     out = kernel(*p[:4], p.w, X, Y, pw)
-    if not _finite(out):
+    if not is_finite(out):
         raise _overflow(what, p, X, Y, p.w)
     return out
 
@@ -304,8 +300,8 @@ def grad_y(A1, A2, A3, B, X, Y) -> jax.Array:
 
 def softmax_jvp(f, h) -> jax.Array:
     """(diag f − ffᵀ)h as f∘h − ⟨f,h⟩f (Lemma 5.4 sub-cost, O(n))."""
-    f = check_array(f, "f", 1)
-    h = check_array(h, "h", 1)
+    f = check_array("f", f, ndim=1)
+    h = check_array("h", h, ndim=1)
     if f.shape != h.shape:
         raise ValueError(f"h.shape={h.shape} must equal f.shape={f.shape}")
     return _softmax_jvp(f, h)
@@ -326,7 +322,7 @@ def _p(reading):
 
 
 def _z(z, d):
-    z = check_array(z, "z", 1)
+    z = check_array("z", z, ndim=1)
     if z.shape != (2 * d * d,):
         raise ValueError(f"z.shape={z.shape} must be (2d²,)={(2 * d * d,)}")
     return z
@@ -392,8 +388,8 @@ def sketch_rows(bits: dict, A1, C2) -> jax.Array:
     """S(A1 ⊗ C2) (m × d²) for the TensorSRHT S of ``bits`` (``sketches.tensor_srht_bits(key, n, n, m)``,
     whose matrix is (1/√m)P(H_N D1 ⊗ H_N D2)): row k is (1/√m)(H_N D1 A1)[p_k,:] ⊗ (H_N D2 C2)[q_k,:]
     (spec sec13.implicit_apply): two FWHTs of n × d matrices, O(N log N·d + m d²); A1 ⊗ C2 is never formed."""
-    A1 = check_array(A1, "A1", 2)
-    C2 = check_array(C2, "C2", 2)
+    A1 = check_array("A1", A1, ndim=2)
+    C2 = check_array("C2", C2, ndim=2)
     if C2.shape != A1.shape:
         raise ValueError(f"C2.shape={C2.shape} must equal A1.shape={A1.shape}")
     (n, d), m = A1.shape, int(np.asarray(bits.get("rows1", ())).shape[0]) if isinstance(bits, dict) else 0
@@ -404,15 +400,15 @@ def sketch_rows(bits: dict, A1, C2) -> jax.Array:
 def sketched_gram(A1, A2, wd, m: int, *, key) -> jax.Array:
     """alg.tensorsrht_hessian: M̃ = (SÂ)ᵀ(SÂ) ≈ Σ_{j0} 𝖠_{j0}ᵀ diag(wd) 𝖠_{j0}, Â = A1 ⊗ diag(wd)^{1/2}A2,
     S a TensorSRHT with ``m`` rows drawn from ``key`` (d² × d²)."""
-    A1 = check_array(A1, "A1", 2)
-    A2 = check_array(A2, "A2", 2)
+    A1 = check_array("A1", A1, ndim=2)
+    A2 = check_array("A2", A2, ndim=2)
     if A2.shape != A1.shape:
         raise ValueError(f"A2.shape={A2.shape} must equal A1.shape={A1.shape}")
-    wd = check_array(wd, "wd", 1)
+    wd = check_array("wd", wd, ndim=1)
     if wd.shape != (A1.shape[0],) or bool(jnp.any(wd < 0)):
         raise ValueError(f"wd (shape {wd.shape}) must be a nonnegative vector of length n={A1.shape[0]}")
     n = A1.shape[0]
-    _fits_sketch(n, A1.shape[1], sketches.check_int(m, "m", 1))
+    _fits_sketch(n, A1.shape[1], check_int("m", m, lo=1))
     bits = sketches.tensor_srht_bits(key, n, n, m)
     return _rows_gram(*_transformed(bits, A1, jnp.sqrt(wd)[:, None] * A2))
 
@@ -421,7 +417,7 @@ def newton_step(A1, A2, A3, B, w, z, H_tilde, *, reading: str = "b") -> jax.Arra
     """One update z − H̃⁻¹∇L_tot(z) with a given H̃ (2d² × 2d²); ValueError if H̃ is singular."""
     g = gradient_tot(A1, A2, A3, B, w, z, reading=reading)
     k = g.shape[0]
-    H = check_array(H_tilde, "H_tilde", 2)
+    H = check_array("H_tilde", H_tilde, ndim=2)
     if H.shape != (k, k):
         raise ValueError(f"H_tilde.shape={H.shape} must be {(k, k)}")
     step = jnp.linalg.solve(H, g)
@@ -591,7 +587,7 @@ def flops(kernel: str, n: int, d: int, *, m: int | None = None) -> float:
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name}={v!r} must be a positive int")
     if kernel == "sketch":
-        _fits_sketch(n, d, 8 * d * d if m is None else sketches.check_int(m, "m", 1))
+        _fits_sketch(n, d, 8 * d * d if m is None else check_int("m", m, lo=1))
     elif kernel in ("hessian", "newton_step"):
         _fits_hessian(n, d)
     if kernel == "softmax_jvp":

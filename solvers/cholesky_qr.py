@@ -64,14 +64,13 @@ from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
+from ._validation import check_int, check_real, require_finite
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
-from .linalg import check_real
-from .stable_least_squares import preconditioned_cgls
+from .stable_least_squares import check_refinement_options, preconditioned_cgls
 
 __all__ = ["SKETCHES", "CholQRResult", "bucket_table", "cholqr_lstsq", "rand_cholesky_qr", "sparse_sketch"]
 
 SKETCHES = ("countsketch", "osnap")
-_U = 2.0**-53
 
 
 class CholQRResult(NamedTuple):
@@ -254,10 +253,10 @@ def rand_cholesky_qr(A, *, key, sketch: str = "countsketch", oversampling: float
     A = check_A(A, finite=False)
     if sketch not in SKETCHES:
         raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
-    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
-    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
-    bounds = check_real(gram_cond, "gram_cond", 0.0, math.inf), check_real(solve_cond, "solve_cond", 0.0, math.inf)
+    oversampling = check_real("oversampling", oversampling, lo=1.0, hi=1e6)
+    sparsity = check_int("sparsity", sparsity, lo=1, hi=2**31 - 1)
+    rank_rtol = check_real("rank_rtol", rank_rtol, lo=0.0, hi=1.0)
+    bounds = check_real("gram_cond", gram_cond, lo=0.0), check_real("solve_cond", solve_cond, lo=0.0)
     _, e, R, _, _, info = _factor(A, jnp.zeros(A.shape[0], A.dtype), sk.as_key(key), sketch, oversampling, sparsity,
                                   rank_rtol, bounds)
     return scale_back(R, e, "the R factor of A"), info
@@ -284,7 +283,7 @@ def _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, bounds):
     e = 0
     if not (size == 0.0 or 2.0**-380 <= size <= 2.0**380):  # a copy of A: only near float64's ends
         if not math.isfinite(size):  # NaN or inf in A, or a finite A whose sketch overflowed
-            sk.require_finite(A, "A")
+            require_finite("A", A, what="must be finite (it holds NaN or inf)")
             passes += 1
         A, e = unit_scale(A)
         kind, m, SA, more = _sketch(A, key, sketch, oversampling, sparsity)
@@ -332,17 +331,11 @@ def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float 
     A = check_A(A, finite=False)
     n, d = A.shape
     b = check_b(b, "b", n, "A.shape[0]")
-    if sketch not in SKETCHES:
-        raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
-    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
-    refinements = sk.check_int(refinements, "refinements", 1, 16)
-    tol = check_real(tol, "tol", _U, 1.0)
-    max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
-    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    oversampling, sparsity, refinements, tol, max_iterations, rank_rtol = check_refinement_options(
+        sketch, SKETCHES, oversampling, sparsity, refinements, tol, max_iterations, rank_rtol)
     key = sk.as_key(key)
     b, b_exp = unit_scale(b)
-    bounds = check_real(gram_cond, "gram_cond", 0.0, math.inf), check_real(solve_cond, "solve_cond", 0.0, math.inf)
+    bounds = check_real("gram_cond", gram_cond, lo=0.0), check_real("solve_cond", solve_cond, lo=0.0)
     A, a_exp, R, P, x, info = _factor(A, b, key, sketch, oversampling, sparsity, rank_rtol, bounds)
     iters, conv = [], []
     for _ in range(refinements):

@@ -60,16 +60,17 @@ import numpy as np
 from jax import lax
 
 from . import sketches as sk
+from ._validation import check_array, check_int, check_positive, check_real, check_unit
 from .kernel_taylor import (
     EXP_LIMIT,
     MAX_DEGREE,
     FeatureRidgeResult,
     check_data,
-    check_fraction,
-    check_positive,
     check_vector,
     feature_ridge_solve,
     feature_rows,
+    refine_ridge,
+    ridge_inverse,
     taylor_degree,
     taylor_features,
     taylor_ridge_solve,
@@ -77,7 +78,6 @@ from .kernel_taylor import (
 )
 from .memory import check_fits
 from .newton import Status
-from .sketches import check_int
 
 __all__ = [
     "EXP_LIMIT",
@@ -148,9 +148,9 @@ def tensor_sketch(X, p: int, T_bits: dict, S_bits: dict, *, block: int = 4096) -
     l ≤ ⌊log₂p⌋; ``z = w_{i₀}``, then ``z = S(z ⊗ w_i)`` over the other set bits i of p.  One S and one
     T for all levels (limited randomness), applied to ``block`` columns at a time.
     """
-    X = sk.check_input(X, "X", ndims=(2,))
-    p = check_int(p, "p", 1, MAX_DEGREE)
-    block = check_int(block, "block", 1)
+    X = check_array("X", X, ndim=2)
+    p = check_int("p", p, lo=1, hi=MAX_DEGREE)
+    block = check_int("block", block, lo=1)
     d, n = X.shape
     if not isinstance(T_bits, dict) or int(np.asarray(T_bits.get("n", -1))) != d:
         raise ValueError(f"T_bits must be SRHT bits with n = d = {d} (from solvers.sketches.srht_bits)")
@@ -178,8 +178,8 @@ def tensor_sketch(X, p: int, T_bits: dict, S_bits: dict, *, block: int = 4096) -
 def feature_bits(key, d: int, rows) -> tuple:
     """Independent random bits ``(T_l, S_l)`` per degree l = 1..q (alg.Wg step 4): ``T_l`` an SRHT
     ``R^d → R^{m_l}``, ``S_l`` a TensorSRHT ``R^{m_l} × R^{m_l} → R^{m_l}``; ``rows = (m_1, …, m_q)``."""
-    d = check_int(d, "d", 1)
-    rows = tuple(check_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
+    d = check_int("d", d, lo=1)
+    rows = tuple(check_int(f"rows[{i}]", m, lo=1) for i, m in enumerate(rows))
     check_fits(sum(sk.next_pow2(d) + 2 * sk.next_pow2(m) + 48 * max(16, sk.next_pow2(m)) for m in rows),
                "the SRHT and TensorSRHT bits of every degree", d=d, rows=rows)
     keys = jax.random.split(sk.as_key(key), 2 * max(len(rows), 1))
@@ -224,7 +224,7 @@ def kernel_matvec(X, v, *, block: int = 512) -> jax.Array:
     ``O(n·block)`` memory; the n×n kernel is never formed."""
     X = check_data(X)
     v = check_vector(v, X.shape[1], "v")
-    return _kernel_matvec(X, v, check_int(block, "block", 1))
+    return _kernel_matvec(X, v, check_int("block", block, lo=1))
 
 
 # ----------------------------------------------------------------------------- Algorithm 7R
@@ -247,7 +247,6 @@ class RidgeResult(NamedTuple):
 
 @partial(jax.jit, static_argnames=("max_iter", "block"))
 def _richardson(X, W, y, lam, eps, max_iter, block, Phi=None):
-    m, n = W.shape
     if Phi is None:  # the exact kernel, one block of rows at a time: O(n²d)
         def kernel(v):
             return _kernel_matvec(X, v, block)
@@ -255,33 +254,8 @@ def _richardson(X, W, y, lam, eps, max_iter, block, Phi=None):
         def kernel(v):
             return Phi.T @ (Phi @ v)
 
-    if m < n:  # Woodbury: one m×m Cholesky of λI + WWᵀ
-        L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=W.dtype) + W @ W.T)
-
-        def precondition(v):
-            return (v - W.T @ jax.scipy.linalg.cho_solve((L, True), W @ v)) / lam
-    else:  # m ≥ n: the n×n system WᵀW + λI is the smaller one
-        L = jnp.linalg.cholesky(lam * jnp.eye(n, dtype=W.dtype) + W.T @ W)
-
-        def precondition(v):
-            return jax.scipy.linalg.cho_solve((L, True), v)
-
-    ynorm = jnp.linalg.norm(y)
-    hist0 = jnp.full((max_iter + 1,), jnp.nan, y.dtype).at[0].set(1.0)
-
-    def cond(s):
-        _, _, t, rel, _ = s
-        return (t < max_iter) & (rel > eps) & jnp.isfinite(rel)
-
-    def body(s):
-        x, r, t, _, hist = s
-        x = x + precondition(r)
-        r = y - kernel(x) - lam * x
-        rel = jnp.linalg.norm(r) / ynorm
-        return x, r, t + 1, rel, hist.at[t + 1].set(rel)
-
-    x0 = jnp.zeros_like(y)
-    return lax.while_loop(cond, body, (x0, y, jnp.asarray(0), jnp.asarray(1.0, y.dtype), hist0))
+    precondition, _ = ridge_inverse(W, lam)  # (WᵀW + λI)^{-1}, one Cholesky of the smaller Gram matrix
+    return refine_ridge(precondition, kernel, y, lam, eps, max_iter)
 
 
 def richardson_cap(kernel_norm: float, lam: float, eps: float, eps0: float) -> int:
@@ -297,7 +271,7 @@ def estimate_statistical_dimension(X, lam: float, *, key, eps: float = 0.5, c_w:
     pilot ``W_g(X)`` (an m×m eigenproblem, never n×n), sized for a guess s that is doubled until the
     estimate is below half of it (a pilot with too few rows caps the estimate at its rank)."""
     X = check_data(X)
-    lam = check_positive(lam, "lam")
+    lam = check_positive("lam", lam)
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
     q = taylor_degree(r, X.shape[1], eps * lam / 2)
     s, est = float(start), float(start)
@@ -341,9 +315,9 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     X = check_data(X)
     d, n = X.shape
     y = check_vector(y, n)
-    lam = check_positive(lam, "lam")
-    eps = check_fraction(eps, "eps", 1.0)
-    eps0 = check_fraction(eps0, "eps0", 0.5)
+    lam = check_positive("lam", lam)
+    eps = check_unit("eps", eps)
+    eps0 = check_real("eps0", eps0, lo=0, hi=0.5, lo_open=True, hi_open=True)
     if float(jnp.linalg.norm(y)) == 0:
         raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
     if kernel not in ("exact", "taylor"):
@@ -367,14 +341,14 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
         # rounded up to powers of two: the FWHT pads to m' anyway, and few shapes compile
         rows = tuple(sk.next_pow2(m) for m in feature_rows(max(float(s_lambda), 1e-3), q, eps0, c_w=c_w))
     else:
-        rows = tuple(check_int(m, f"rows[{i}]", 1) for i, m in enumerate(rows))
+        rows = tuple(check_int(f"rows[{i}]", m, lo=1) for i, m in enumerate(rows))
         q = len(rows)
     feats = attention_features(X, feature_bits(k_main, d, rows))
     if max_iter is None:
         trace = float(jnp.sum(jnp.exp(jnp.sum(X * X, axis=0))))
         max_iter = richardson_cap(trace, lam, loop_eps, eps0)
-    max_iter = check_int(max_iter, "max_iter", 1, 100_000)
-    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, check_int(block, "block", 1), Phi)
+    max_iter = check_int("max_iter", max_iter, lo=1, hi=100_000)
+    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, check_int("block", block, lo=1), Phi)
     t, rel = int(t), float(rel)
     status = Status.CONVERGED if rel <= loop_eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
     return RidgeResult(x, status, t, np.asarray(hist)[: t + 1], q, tuple(rows),
@@ -441,8 +415,8 @@ def preconditioned_gd(X, y, *, feature_bits, s_bits=None, eps: float, max_iter: 
     X = check_data(X)
     d, n = X.shape
     y = check_vector(y, n)
-    eps = check_positive(eps, "eps")
-    max_iter = check_int(max_iter, "max_iter", 1, 100_000)
+    eps = check_positive("eps", eps)
+    max_iter = check_int("max_iter", max_iter, lo=1, hi=100_000)
     feats = attention_features(X, feature_bits)
     W = feats.W
     m = W.shape[0]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from numbers import Real
 from typing import NamedTuple
 
 import jax
@@ -24,21 +23,20 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import sketches as sk
+from ._validation import check_array, check_int, check_positive, check_real, check_unit
 from .memory import check_fits
 from .newton import Status
-from .sketches import check_int
 
 __all__ = [
     "EXP_LIMIT",
     "MAX_DEGREE",
     "FeatureRidgeResult",
     "check_data",
-    "check_fraction",
-    "check_positive",
     "check_vector",
     "feature_ridge_solve",
     "feature_rows",
+    "refine_ridge",
+    "ridge_inverse",
     "taylor_degree",
     "taylor_features",
     "taylor_ridge_solve",
@@ -55,7 +53,7 @@ MAX_DEGREE = 200
 
 
 def check_data(X, name="X"):
-    X = sk.check_input(X, name, ndims=(2,))
+    X = check_array(name, X, ndim=2)
     r2 = float(jnp.max(jnp.sum(X * X, axis=0)))
     if r2 > EXP_LIMIT:
         raise ValueError(f"max_i ‖x_i‖² = {r2:.4g} of {name} must be <= {EXP_LIMIT} (e^⟨x_i,x_j⟩ overflows)")
@@ -63,23 +61,10 @@ def check_data(X, name="X"):
 
 
 def check_vector(y, n, name="y"):
-    y = sk.check_input(y, name, ndims=(1,))
+    y = check_array(name, y, ndim=1)
     if y.shape[0] != n:
         raise ValueError(f"{name}.shape={y.shape} must be ({n},): one entry per column of X")
     return y
-
-
-def check_positive(value, name):
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return float(value)
-
-
-def check_fraction(value, name, upper):
-    value = check_positive(value, name)
-    if value >= upper:
-        raise ValueError(f"{name}={value!r} must be < {upper}")
-    return value
 
 
 # ----------------------------------------------------------------------------- degree and rows (alg.Wg)
@@ -87,10 +72,9 @@ def check_fraction(value, name, upper):
 
 def taylor_tail(r: float, n: int, q: int) -> float:
     """``n · Σ_{l>q} r^{2l}/l!`` (def.Q), summed in log space in float64."""
-    if isinstance(r, bool) or not isinstance(r, Real) or not math.isfinite(r) or r < 0:
-        raise ValueError(f"r={r!r} must be a finite number >= 0")
-    n = check_int(n, "n", 1)
-    q = check_int(q, "q", 0, MAX_DEGREE)
+    r = check_real("r", r, lo=0)
+    n = check_int("n", n, lo=1)
+    q = check_int("q", q, lo=0, hi=MAX_DEGREE)
     mu = float(r) ** 2
     if mu == 0:
         return 0.0
@@ -107,7 +91,7 @@ def taylor_degree(r: float, n: int, tau: float) -> int:
     ``q = ⌈e²(r² + ln(n/ε'))⌉`` always suffices for ``τ = ε'/2`` (thmL.8.taylor); this returns the
     smallest such q, which is smaller.
     """
-    tau = check_positive(tau, "tau")
+    tau = check_positive("tau", tau)
     for q in range(MAX_DEGREE + 1):
         if taylor_tail(r, n, q) <= tau:
             return q
@@ -119,11 +103,11 @@ def feature_rows(s_lambda: float, q: int, eps: float, *, c_w: float = 4.0, min_r
 
     ``c_w = 4`` is the spec's tested constant; ``min_rows`` is a floor per degree.
     """
-    s_lambda = check_positive(s_lambda, "s_lambda")
-    q = check_int(q, "q", 0, MAX_DEGREE)
-    eps = check_positive(eps, "eps")
-    c_w = check_positive(c_w, "c_w")
-    min_rows = check_int(min_rows, "min_rows", 1)
+    s_lambda = check_positive("s_lambda", s_lambda)
+    q = check_int("q", q, lo=0, hi=MAX_DEGREE)
+    eps = check_positive("eps", eps)
+    c_w = check_positive("c_w", c_w)
+    min_rows = check_int("min_rows", min_rows, lo=1)
     return tuple(max(min_rows, math.ceil(c_w * s_lambda * l * l / eps**2)) for l in range(1, q + 1))
 
 
@@ -154,8 +138,8 @@ def taylor_features(X, q: int, *, max_features: int = 4096) -> jax.Array:
     memory.  ``M > max_features`` raises ValueError (large d: use Algorithm 8's sketch instead)."""
     X = check_data(X)
     d, n = X.shape
-    q = check_int(q, "q", 0, MAX_DEGREE)
-    max_features = check_int(max_features, "max_features", 1)
+    q = check_int("q", q, lo=0, hi=MAX_DEGREE)
+    max_features = check_int("max_features", max_features, lo=1)
     M = math.comb(d + q, q)
     if M > max_features:
         raise ValueError(f"q={q} with d={d} needs C(d+q, q) = {M} Taylor features, more than max_features={max_features}")
@@ -190,24 +174,30 @@ class FeatureRidgeResult(NamedTuple):
     features: int
 
 
-@partial(jax.jit, static_argnames=("max_iter",))
-def _feature_ridge(Phi, y, lam, eps, max_iter):
-    m, n = Phi.shape
-    if m < n:  # Woodbury: (ΦᵀΦ + λI)^{-1} v = (v − Φᵀ(λI_m + ΦΦᵀ)^{-1}Φv)/λ, one m×m Cholesky
-        G = Phi @ Phi.T
-        L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=Phi.dtype) + G)
+def ridge_inverse(W, lam):
+    """``(solve, G)``: ``solve(v) = (WᵀW + λI)^{-1}v`` by one Cholesky factorisation of the smaller Gram
+    matrix ``G`` (``WWᵀ`` by Woodbury when W (m×n) is wide, ``(WᵀW + λI)^{-1}v = (v − Wᵀ(λI_m + WWᵀ)^{-1}Wv)/λ``;
+    else ``WᵀW``), and that ``G`` (its eigenvalues are the nonzero σ_i² of W).  Inside jit."""
+    m, n = W.shape
+    if m < n:
+        G = W @ W.T
+        L = jnp.linalg.cholesky(lam * jnp.eye(m, dtype=W.dtype) + G)
 
-        def solve(v):  # w @ Φ is Φᵀw; XLA's CPU vector-matrix product is ~3× faster than Φ.T @ w
-            return (v - jax.scipy.linalg.cho_solve((L, True), Phi @ v) @ Phi) / lam
-    else:  # m ≥ n: the n×n system is the smaller one
-        G = Phi.T @ Phi
-        L = jnp.linalg.cholesky(lam * jnp.eye(n, dtype=Phi.dtype) + G)
+        def solve(v):  # w @ W is Wᵀw; XLA's CPU vector-matrix product is ~3× faster than W.T @ w
+            return (v - jax.scipy.linalg.cho_solve((L, True), W @ v) @ W) / lam
+    else:
+        G = W.T @ W
+        L = jnp.linalg.cholesky(lam * jnp.eye(n, dtype=W.dtype) + G)
 
         def solve(v):
             return jax.scipy.linalg.cho_solve((L, True), v)
+    return solve, G
 
-    ev = jnp.clip(jnp.linalg.eigvalsh(G), 0.0, None)
-    s_lambda = jnp.sum(ev / (ev + lam))
+
+def refine_ridge(solve, kernel, y, lam, eps, max_iter: int):
+    """Iterative refinement of ``(K + λI)x = y`` from x = 0 (alg.7R's loop): ``x ← x + solve(r)``,
+    ``r = y − kernel(x) − λx``, while ``t < max_iter``, ``‖r‖/‖y‖ > eps`` and that ratio is finite.
+    Returns ``(x, r, t, ‖r‖/‖y‖, history)`` (history[k] the ratio after k steps, NaN beyond t).  Inside jit."""
     ynorm = jnp.linalg.norm(y)
     hist0 = jnp.full((max_iter + 1,), jnp.nan, y.dtype).at[0].set(1.0)
 
@@ -215,15 +205,23 @@ def _feature_ridge(Phi, y, lam, eps, max_iter):
         _, _, t, rel, _ = s
         return (t < max_iter) & (rel > eps) & jnp.isfinite(rel)
 
-    def body(s):  # iterative refinement: x ← x + (ΦᵀΦ + λI)^{-1} r, r = y − (ΦᵀΦ + λI)x, O(n·m) per step
+    def body(s):
         x, r, t, _, hist = s
         x = x + solve(r)
-        r = y - (Phi @ x) @ Phi - lam * x
+        r = y - kernel(x) - lam * x
         rel = jnp.linalg.norm(r) / ynorm
         return x, r, t + 1, rel, hist.at[t + 1].set(rel)
 
-    x0 = jnp.zeros_like(y)
-    out = lax.while_loop(cond, body, (x0, y, jnp.asarray(0), jnp.asarray(1.0, y.dtype), hist0))
+    return lax.while_loop(cond, body, (jnp.zeros_like(y), y, jnp.asarray(0), jnp.asarray(1.0, y.dtype), hist0))
+
+
+@partial(jax.jit, static_argnames=("max_iter",))
+def _feature_ridge(Phi, y, lam, eps, max_iter):
+    """Iterative refinement with the exact inverse of ΦᵀΦ + λI (O(n·m) per step), and s_λ(ΦᵀΦ)."""
+    solve, G = ridge_inverse(Phi, lam)
+    ev = jnp.clip(jnp.linalg.eigvalsh(G), 0.0, None)
+    s_lambda = jnp.sum(ev / (ev + lam))
+    out = refine_ridge(solve, lambda x: (Phi @ x) @ Phi, y, lam, eps, max_iter)
     return (*out, s_lambda)
 
 
@@ -248,13 +246,13 @@ def feature_ridge_solve(Phi, y, lam: float, *, eps: float = 1e-12, max_iter: int
     solution is alg.7R's first iterate and its residual *against K* is only the sandwich's
     (alg7R.conv at t = 1), not ``ε‖y‖``.
     """
-    Phi = sk.check_input(Phi, "Phi", ndims=(2,))
-    y = sk.check_input(y, "y", ndims=(1,))
+    Phi = check_array("Phi", Phi, ndim=2)
+    y = check_array("y", y, ndim=1)
     if y.shape[0] != Phi.shape[1]:
         raise ValueError(f"y.shape={y.shape} must be ({Phi.shape[1]},): one entry per column of Phi")
-    lam = check_positive(lam, "lam")
-    eps = check_fraction(eps, "eps", 1.0)
-    max_iter = check_int(max_iter, "max_iter", 1, 1000)
+    lam = check_positive("lam", lam)
+    eps = check_unit("eps", eps)
+    max_iter = check_int("max_iter", max_iter, lo=1, hi=1000)
     if float(jnp.linalg.norm(y)) == 0:
         raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
     return _feature_result(Phi, y, lam, eps, max_iter, -1, float("nan"))
@@ -280,9 +278,9 @@ def taylor_ridge_solve(X, y, lam: float, *, eps: float = 1e-8, max_features: int
     X = check_data(X)
     n = X.shape[1]
     y = check_vector(y, n)
-    lam = check_positive(lam, "lam")
-    eps = check_fraction(eps, "eps", 1.0)
-    max_iter = check_int(max_iter, "max_iter", 1, 1000)
+    lam = check_positive("lam", lam)
+    eps = check_unit("eps", eps)
+    max_iter = check_int("max_iter", max_iter, lo=1, hi=1000)
     if float(jnp.linalg.norm(y)) == 0:
         raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))

@@ -25,7 +25,7 @@ Randomness: ``key`` (a ``jax.random`` key or an int seed, :func:`solvers.sketche
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Integral
 from typing import NamedTuple
 
 import jax
@@ -35,6 +35,7 @@ from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
+from ._validation import check_array, check_int, check_positive, check_unit
 
 __all__ = [
     "C_SE",
@@ -47,9 +48,7 @@ __all__ = [
     "alg2",
     "check_A",
     "check_b",
-    "check_positive",
     "check_tolerance",
-    "check_unit",
     "fast_linear_regression",
     "fast_psd_regression",
     "fused_pass",
@@ -107,30 +106,10 @@ class SolveResult(NamedTuple):
 # ----------------------------------------------------------------------------- validation
 
 
-def check_unit(value, name: str) -> float:
-    """``value`` as a float in the open interval (0, 1), or ValueError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise ValueError(f"{name}={value!r} must be a real number")
-    v = float(value)
-    if not (math.isfinite(v) and 0.0 < v < 1.0):
-        raise ValueError(f"{name}={value!r} must be in the open interval (0, 1)")
-    return v
-
-
-def check_positive(value, name: str) -> float:
-    """``value`` as a finite float > 0, or ValueError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise ValueError(f"{name}={value!r} must be a real number")
-    v = float(value)
-    if not (math.isfinite(v) and v > 0.0):
-        raise ValueError(f"{name}={value!r} must be finite and > 0")
-    return v
-
-
 def check_A(A, finite: bool = True) -> jax.Array:
     """``A`` as a finite real float64 (n, d) array with n ≥ d, or ValueError (``finite=False``: see
     :func:`solvers.sketches.check_input`)."""
-    A = sk.check_input(A, "A", ndims=(2,), finite=finite)
+    A = check_array("A", A, ndim=2, finite=finite)
     n, d = A.shape
     if d > n:
         raise ValueError(f"A.shape={A.shape} must have n >= d (spec G0: A tall with full column rank)")
@@ -139,7 +118,7 @@ def check_A(A, finite: bool = True) -> jax.Array:
 
 def check_b(b, name: str, length: int, what: str) -> jax.Array:
     """``b`` as a finite real float64 vector of ``length`` entries, or ValueError."""
-    b = sk.check_input(b, name, ndims=(1,))
+    b = check_array(name, b, ndim=1)
     if b.shape[0] != length:
         raise ValueError(f"{name}.shape[0]={b.shape[0]} must equal {what}={length}")
     return b
@@ -216,12 +195,12 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
         if isinstance(sparsity, bool) or not isinstance(sparsity, Integral) or sparsity < 1:
             raise ValueError(f"sparsity={sparsity!r} must be None or an int >= 1")
         sparsity = int(sparsity)
-    eps_ose = check_unit(eps_ose, "eps_ose")
+    eps_ose = check_unit("eps_ose", eps_ose)
     if not (1 - eps_ose) ** -2 - 1 > 0:
         raise ValueError(f"eps_ose={eps_ose!r} must be large enough that (1 - eps_ose)^-2 - 1 > 0 in float64 "
                          "(the contraction factors of alg.1 and alg.2)")
-    c_se = check_positive(c_se, "c_se")
-    rank_rtol = check_unit(rank_rtol, "rank_rtol")
+    c_se = check_positive("c_se", c_se)
+    rank_rtol = check_unit("rank_rtol", rank_rtol)
     if method not in methods:
         raise ValueError(f"method={method!r} must be one of {methods}")
     if method == "gd" and eps_ose >= 0.29:
@@ -246,8 +225,8 @@ def sketch_size(n: int, dim: int, delta: float, *, eps_ose: float = EPS_OSE, c_s
     The caller treats ``m ≥ n`` as "use ``S = I_n``".  ValueError naming the argument for n, dim < 1,
     delta outside (0, 1), eps_ose or c_se not finite and > 0.
     """
-    n, dim = sk.check_int(n, "n", 1), sk.check_int(dim, "dim", 1)
-    delta, eps_ose, c_se = check_unit(delta, "delta"), check_positive(eps_ose, "eps_ose"), check_positive(c_se, "c_se")
+    n, dim = check_int("n", n, lo=1), check_int("dim", dim, lo=1)
+    delta, eps_ose, c_se = check_unit("delta", delta), check_positive("eps_ose", eps_ose), check_positive("c_se", c_se)
     m = c_se * dim * log_ratio(n, delta) / eps_ose**2 if eps_ose**2 > 0 else math.inf
     if not m < 2.0**62:
         raise ValueError(f"c_se={c_se!r}, eps_ose={eps_ose!r}: the sketch size c_se·dim·ln(n/δ)/eps_ose² = {m:.3g} "
@@ -494,8 +473,8 @@ def fast_linear_regression(
     """
     A = check_A(A)
     b = check_b(b, "b", A.shape[0], "A.shape[0]")
-    eps = check_tolerance(check_unit(eps, "eps"), "eps", f"eps must be >= {TINY!r}")
-    delta = check_unit(delta, "delta")
+    eps = check_tolerance(check_unit("eps", eps), "eps", f"eps must be >= {TINY!r}")
+    delta = check_unit("delta", delta)
     opts = options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max_iterations)
     return alg1(*unit_scale(A), b, eps, delta, sk.as_key(key), opts)[0]
 
@@ -581,8 +560,8 @@ def fast_psd_regression(
     """
     A = check_A(A)
     b = check_b(b, "b", A.shape[1], "A.shape[1]")
-    eps = check_tolerance(check_unit(eps, "eps"), "eps", f"eps must be >= {TINY!r}")
-    delta = check_unit(delta, "delta")
+    eps = check_tolerance(check_unit("eps", eps), "eps", f"eps must be >= {TINY!r}")
+    delta = check_unit("delta", delta)
     opts = options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, "gd", max_iterations)
     return alg2(*unit_scale(A), b, eps, delta, sk.as_key(key), opts)
 

@@ -10,43 +10,14 @@ naming the overflow when the result itself is not representable in float64.
 
 from __future__ import annotations
 
-import math
-from numbers import Real
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ._validation import check_array
 from .least_squares import scale_back, unit_scale
 
-__all__ = ["check_array", "check_real", "condition_number", "kron", "lstsq", "sigma_min", "spectral_norm"]
-
-
-def check_array(x, name: str, ndim: int) -> jnp.ndarray:
-    """``x`` as a float64 JAX array of ``ndim`` dimensions, real, non-empty and finite, or ValueError."""
-    if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
-        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "fiu":
-        raise ValueError(f"{name}.dtype={arr.dtype} must be a real floating or integer dtype")
-    arr = arr.astype(np.float64)
-    if arr.ndim != ndim:
-        raise ValueError(f"{name}.ndim={arr.ndim} must be {ndim} (shape {arr.shape})")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty (shape {arr.shape})")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (it holds NaN or inf)")
-    return jnp.asarray(arr)
-
-
-def check_real(value, name: str, lo: float, hi: float) -> float:
-    """``value`` as a float in [lo, hi] (a real number, not a bool, finite), or ValueError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise ValueError(f"{name}={value!r} must be a real number")
-    v = float(value)
-    if not (math.isfinite(v) and lo <= v <= hi):
-        raise ValueError(f"{name}={value!r} must be in [{lo}, {hi}]")
-    return v
+__all__ = ["condition_number", "kron", "lstsq", "sigma_min", "spectral_norm"]
 
 
 @jax.jit
@@ -56,7 +27,7 @@ def _svdvals(A):
 
 def _scaled_svdvals(A):
     """(singular values of A·2^{−e}, e), see :func:`solvers.least_squares.unit_scale`."""
-    Ahat, e = unit_scale(check_array(A, "A", 2))
+    Ahat, e = unit_scale(check_array("A", A, ndim=2))
     return _svdvals(Ahat), e
 
 
@@ -85,8 +56,8 @@ def _lstsq(A, b):
 
 def lstsq(A, b) -> jnp.ndarray:
     """argmin_x ‖Ax − b‖₂ (minimum-norm solution)."""
-    A = check_array(A, "A", 2)
-    b = check_array(b, "b", 1)
+    A = check_array("A", A, ndim=2)
+    b = check_array("b", b, ndim=1)
     if b.shape[0] != A.shape[0]:
         raise ValueError(f"b.shape[0]={b.shape[0]} must equal A.shape[0]={A.shape[0]}")
     (Ahat, ea), (bhat, eb) = unit_scale(A), unit_scale(b)
@@ -98,7 +69,7 @@ def kron(x, y) -> jnp.ndarray:
     one correctly rounded product, taken on the host: XLA on CPU flushes subnormals, and products of unit-scaled
     factors underflow where the true product does not (1e150 ⊗ 1e-100 beside 1e150 ⊗ 1e150).  ValueError when
     an entry overflows float64."""
-    x, y = np.asarray(check_array(x, "x", 1)), np.asarray(check_array(y, "y", 1))
+    x, y = np.asarray(check_array("x", x, ndim=1)), np.asarray(check_array("y", y, ndim=1))
     with np.errstate(over="ignore"):
         out = np.multiply.outer(x, y).reshape(-1)
     if not np.all(np.isfinite(out)):

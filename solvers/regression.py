@@ -39,6 +39,7 @@ from typing import NamedTuple
 import jax
 
 from . import sketches as sk
+from ._validation import check_int, check_positive, check_unit
 from .least_squares import (
     C_SE,
     EPS_OSE,
@@ -49,9 +50,7 @@ from .least_squares import (
     alg2,
     check_A,
     check_b,
-    check_positive,
     check_tolerance,
-    check_unit,
     fast_linear_regression,
     fast_psd_regression,
     options,
@@ -126,7 +125,7 @@ def _kappa_hat(pre: Preconditioner, opts: Options) -> float:
 def _check_kappa(kappa):
     if kappa is None:
         return None
-    k = check_positive(kappa, "kappa")
+    k = check_positive("kappa", kappa)
     if k < 1.0:
         raise ValueError(f"kappa={kappa!r} must be >= 1 (a condition number)")
     return k
@@ -134,8 +133,8 @@ def _check_kappa(kappa):
 
 def _common(A, eps, delta, key, kappa, sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol,
             max_iterations, method="gd"):
-    eps = check_unit(eps, "eps")
-    delta = check_unit(delta, "delta")
+    eps = check_unit("eps", eps)
+    delta = check_unit("delta", delta)
     opts = options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max_iterations)
     return eps, delta, sk.as_key(key), _check_kappa(kappa), opts
 
@@ -219,8 +218,8 @@ def even_power_schedule(j: int, eps: float, delta: float, kappa: float, schedule
     ``η_k`` underflows float64 (is below 2.2e-308); ValueError naming the argument for j < 1, eps or
     delta outside (0, 1), kappa < 1.
     """
-    j = sk.check_int(j, "j", 1)
-    eps, delta, kappa = check_unit(eps, "eps"), check_unit(delta, "delta"), _check_kappa(kappa)
+    j = check_int("j", j, lo=1)
+    eps, delta, kappa = check_unit("eps", eps), check_unit("delta", delta), _check_kappa(kappa)
     if kappa is None:
         raise ValueError("kappa=None must be a condition number >= 1")
     ks = range(1, j + 1)

@@ -34,13 +34,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ._validation import all_finite, check_array, check_int
 from .memory import check_fits
 
 __all__ = [
     "SKETCHES",
     "as_key",
-    "check_input",
-    "check_int",
     "countsketch",
     "countsketch_apply",
     "countsketch_bits",
@@ -52,7 +51,6 @@ __all__ = [
     "osnap",
     "osnap_apply",
     "osnap_bits",
-    "require_finite",
     "sketch_apply",
     "sketch_bits",
     "sketch_work",
@@ -94,52 +92,6 @@ def as_key(key, name: str = "key") -> jax.Array:
         f"{name}={key!r} must be a scalar jax.random key, a raw PRNGKey (uint32, shape (2,)) "
         "or an int seed in [0, 2**64)"
     )
-
-
-def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int:
-    """``value`` as a Python int (not bool) in ``[minimum, maximum]``; ValueError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        raise ValueError(f"{name}={value!r} must be an int")
-    value = int(value)
-    if value < minimum or (maximum is not None and value > maximum):
-        hi = "" if maximum is None else f" and <= {maximum}"
-        raise ValueError(f"{name}={value} must be >= {minimum}{hi}")
-    return value
-
-
-def check_input(M, name: str, ndims=(1, 2), finite: bool = True) -> jax.Array:
-    """``M`` as a float64 JAX array with ndim in ``ndims``, non-empty and finite, or ValueError.
-    ``finite=False`` leaves out the finiteness test (a pass over ``M``), for a caller that detects
-    NaN and inf itself from a pass it makes anyway (:mod:`solvers.cholesky_qr`, from ``SA``)."""
-    if isinstance(M, np.ma.MaskedArray) and np.ma.is_masked(M):
-        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
-    if isinstance(M, jax.Array):
-        arr = M
-    else:
-        arr = np.asarray(M)
-    if arr.dtype == object or not (
-        jnp.issubdtype(arr.dtype, jnp.floating) or jnp.issubdtype(arr.dtype, jnp.integer)
-    ):
-        raise ValueError(f"{name}.dtype={arr.dtype} must be a real floating or integer dtype")
-    if arr.ndim not in ndims:
-        raise ValueError(f"{name}.ndim={arr.ndim} must be one of {ndims} (shape {arr.shape})")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty (shape {arr.shape})")
-    arr = jnp.asarray(arr, dtype=jnp.float64)
-    if finite:
-        require_finite(arr, name)
-    return arr
-
-
-def require_finite(arr, name: str) -> None:
-    """ValueError naming ``name`` unless every entry of ``arr`` is finite."""
-    if not bool(_all_finite(arr)):
-        raise ValueError(f"{name} must be finite (it holds NaN or inf)")
-
-
-@jax.jit
-def _all_finite(x):
-    return jnp.all(jnp.isfinite(x))
 
 
 def _bit(bits: dict, name: str, field: str, ndim: int, kind: str) -> np.ndarray:
@@ -186,7 +138,7 @@ def _overflow_safe(apply, Ms: tuple, what: str):
     ValueError when the result itself is not representable in float64.  A result that was finite
     is returned as it was."""
     out = apply(*Ms)
-    if bool(_all_finite(out)):
+    if bool(all_finite(out)):
         return out
     scaled, exps, top = [], 0, 0.0
     for M in Ms:
@@ -207,7 +159,7 @@ def _overflow_safe(apply, Ms: tuple, what: str):
 
 def next_pow2(n: int) -> int:
     """``2^{⌈log2 n⌉}`` (``n ≥ 1``): the zero-padded length of an SRHT input (spec def.srht)."""
-    n = check_int(n, "n", 1)
+    n = check_int("n", n, lo=1)
     return 1 << (n - 1).bit_length()
 
 
@@ -256,7 +208,7 @@ def fwht(X) -> jax.Array:
     matrix, ``H Hᵀ = N I``; equals ``scipy.linalg.hadamard(N)``). Implemented with ``log2 N``
     butterfly passes (reshape, add, subtract); no ``N×N`` matrix is formed.
     """
-    X = check_input(X, "X")
+    X = check_array("X", X)
     N = X.shape[0]
     if N & (N - 1):
         raise ValueError(f"X.shape[0]={N} must be a power of two")
@@ -280,8 +232,8 @@ def srht_bits(key, n: int, m: int) -> dict:
     unnormalised Sylvester–Hadamard matrix of order ``n_pad``, ``D = diag(signs)`` and
     ``P[k] = e_{rows[k]}ᵀ``. Equivalently ``sqrt(n_pad/m) · P · (H/√n_pad) · D · [I; 0]``.
     """
-    n = check_int(n, "n", 1)
-    m = check_int(m, "m", 1)
+    n = check_int("n", n, lo=1)
+    m = check_int("m", m, lo=1)
     n_pad = next_pow2(n)
     check_fits(n_pad + 16 * max(16, next_pow2(m)), "the SRHT bits", n=n, m=m)
     k1, k2 = jax.random.split(as_key(key))
@@ -315,7 +267,7 @@ def srht_apply(bits: dict, M) -> jax.Array:
     rows = _rows(bits, "rows", 1, n_pad, "n_pad")
     if rows.size == 0:
         raise ValueError("bits['rows'] must not be empty (m >= 1)")
-    M = check_input(M, "M")
+    M = check_array("M", M)
     if M.shape[0] != n:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
     signs, rows = jnp.asarray(signs), jnp.asarray(rows)
@@ -324,7 +276,7 @@ def srht_apply(bits: dict, M) -> jax.Array:
 
 def srht(M, m: int, *, key) -> jax.Array:
     """``S @ M`` for a fresh SRHT with ``m`` rows drawn from ``key`` (bits: :func:`srht_bits`)."""
-    M = check_input(M, "M")
+    M = check_array("M", M)
     return srht_apply(srht_bits(key, M.shape[0], m), M)
 
 
@@ -346,9 +298,9 @@ def tensor_srht_bits(key, d1: int, d2: int, m: int) -> dict:
     un-padded coordinates, ``P`` selecting row ``rows1[k]·d2p + rows2[k]``. Hence
     ``S(x⊗y)[k] = (1/√m) (H1 D1 x̄)[rows1[k]] · (H2 D2 ȳ)[rows2[k]]``.
     """
-    d1 = check_int(d1, "d1", 1)
-    d2 = check_int(d2, "d2", 1)
-    m = check_int(m, "m", 1)
+    d1 = check_int("d1", d1, lo=1)
+    d2 = check_int("d2", d2, lo=1)
+    m = check_int("m", m, lo=1)
     d1p, d2p = next_pow2(d1), next_pow2(d2)
     check_fits(d1p + d2p + 32 * max(16, next_pow2(m)), "the TensorSRHT bits", d1=d1, d2=d2, m=m)
     k1, k2, k3, k4 = jax.random.split(as_key(key), 4)
@@ -407,8 +359,8 @@ def tensor_srht_apply(bits: dict, x, y) -> jax.Array:
     ``O(d1p log d1p + d2p log d2p + m)`` per column.
     """
     d1, d2, s1, s2, r1, r2 = _tensor_parts(bits)
-    x = check_input(x, "x")
-    y = check_input(y, "y")
+    x = check_array("x", x)
+    y = check_array("y", y)
     if x.ndim != y.ndim:
         raise ValueError(f"x.ndim={x.ndim} must equal y.ndim={y.ndim}")
     if x.shape[0] != d1 or y.shape[0] != d2:
@@ -431,7 +383,7 @@ def tensor_srht_apply_flat(bits: dict, v) -> jax.Array:
     ``S v[k] = (1/√m) (H1 D1 V D2 H2ᵀ)[rows1[k], rows2[k]]``.
     """
     d1, d2, s1, s2, r1, r2 = _tensor_parts(bits)
-    v = check_input(v, "v")
+    v = check_array("v", v)
     if v.shape[0] != d1 * d2:
         raise ValueError(f"v.shape[0]={v.shape[0]} must equal d1*d2={d1 * d2}")
     vec = v.ndim == 1
@@ -446,8 +398,8 @@ def tensor_srht_apply_flat(bits: dict, v) -> jax.Array:
 
 def tensor_srht(x, y, m: int, *, key) -> jax.Array:
     """``S(x ⊗ y)`` for a fresh TensorSRHT with ``m`` rows drawn from ``key``."""
-    x = check_input(x, "x")
-    y = check_input(y, "y")
+    x = check_array("x", x)
+    y = check_array("y", y)
     return tensor_srht_apply(tensor_srht_bits(key, x.shape[0], y.shape[0], m), x, y)
 
 
@@ -468,9 +420,9 @@ def osnap_bits(key, n: int, m: int, s: int) -> dict:
     ``S[rows[t, j], j] += signs[t, j]/√s`` (a sum, so the definition stays valid for any rows).
     ``S @ M`` costs ``s · nnz(M)`` multiply-adds (scatter-add).
     """
-    n = check_int(n, "n", 1)
-    m = check_int(m, "m", 1)
-    s = check_int(s, "s", 1)
+    n = check_int("n", n, lo=1)
+    m = check_int("m", m, lo=1)
+    s = check_int("s", s, lo=1)
     if s > m:
         raise ValueError(f"s={s} must be <= m={m}")
     check_fits(17 * s * max(16, next_pow2(n)), "the OSNAP bits", n=n, s=s)
@@ -502,7 +454,7 @@ def _scatter_core(rows, signs, M, m):
 
 
 def _scatter_apply(m, rows, signs, M):
-    M = check_input(M, "M")
+    M = check_array("M", M)
     n = rows.shape[1]
     if M.shape[0] != n:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={n}")
@@ -513,13 +465,20 @@ def _scatter_apply(m, rows, signs, M):
     return out[:, 0] if vec else out
 
 
-def osnap_apply(bits: dict, M) -> jax.Array:
-    """``S @ M`` for the OSNAP defined by ``bits`` (:func:`osnap_bits`): ``s`` scatter-adds."""
+def _scatter_bits(bits: dict, ndim: int):
+    """``(m, rows, signs)`` of OSNAP (``ndim=2``) or CountSketch (``ndim=1``) bits: rows in [0, m), signs ±1,
+    of one shape."""
     m = _size(bits, "m")
-    rows = _rows(bits, "rows", 2, m, "m")
-    signs = _signs(bits, "signs", 2)
+    rows = _rows(bits, "rows", ndim, m, "m")
+    signs = _signs(bits, "signs", ndim)
     if rows.shape != signs.shape:
         raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
+    return m, rows, signs
+
+
+def osnap_apply(bits: dict, M) -> jax.Array:
+    """``S @ M`` for the OSNAP defined by ``bits`` (:func:`osnap_bits`): ``s`` scatter-adds."""
+    m, rows, signs = _scatter_bits(bits, 2)
     if rows.shape[0] == 0:
         raise ValueError("bits['rows'] must have s >= 1 rows (column sparsity)")
     return _scatter_apply(m, rows, signs, M)
@@ -527,7 +486,7 @@ def osnap_apply(bits: dict, M) -> jax.Array:
 
 def osnap(M, m: int, s: int, *, key) -> jax.Array:
     """``S @ M`` for a fresh OSNAP (``m`` rows, column sparsity ``s``) drawn from ``key``."""
-    M = check_input(M, "M")
+    M = check_array("M", M)
     return osnap_apply(osnap_bits(key, M.shape[0], m, s), M)
 
 
@@ -539,8 +498,8 @@ def countsketch_bits(key, n: int, m: int) -> dict:
 
     **Matrix:** ``S[rows[j], j] = signs[j]``, all other entries 0. ``S @ M`` costs ``nnz(M)``.
     """
-    n = check_int(n, "n", 1)
-    m = check_int(m, "m", 1)
+    n = check_int("n", n, lo=1)
+    m = check_int("m", m, lo=1)
     check_fits(17 * max(16, next_pow2(n)), "the CountSketch bits", n=n)
     k1, k2 = jax.random.split(as_key(key))
     rows = _draws(lambda k, shape: jax.random.randint(k, shape, 0, m, dtype=jnp.int64), k1, (n,)).astype(np.int64)
@@ -550,17 +509,13 @@ def countsketch_bits(key, n: int, m: int) -> dict:
 
 def countsketch_apply(bits: dict, M) -> jax.Array:
     """``S @ M`` for the CountSketch defined by ``bits`` (:func:`countsketch_bits`): one scatter-add."""
-    m = _size(bits, "m")
-    rows = _rows(bits, "rows", 1, m, "m")
-    signs = _signs(bits, "signs", 1)
-    if rows.shape != signs.shape:
-        raise ValueError(f"bits['rows'].shape={rows.shape} must equal bits['signs'].shape={signs.shape}")
+    m, rows, signs = _scatter_bits(bits, 1)
     return _scatter_apply(m, rows[None], signs[None], M)
 
 
 def countsketch(M, m: int, *, key) -> jax.Array:
     """``S @ M`` for a fresh CountSketch with ``m`` rows drawn from ``key``."""
-    M = check_input(M, "M")
+    M = check_array("M", M)
     return countsketch_apply(countsketch_bits(key, M.shape[0], m), M)
 
 
@@ -574,8 +529,8 @@ def gaussian_bits(key, n: int, m: int) -> dict:
 
     **Matrix:** ``S = g / √m`` (so ``E‖Sx‖² = ‖x‖²``).
     """
-    n = check_int(n, "n", 1)
-    m = check_int(m, "m", 1)
+    n = check_int("n", n, lo=1)
+    m = check_int("m", m, lo=1)
     check_fits(8 * max(16, next_pow2(m)) * max(16, next_pow2(n)), "the Gaussian sketch", n=n, m=m)
     return {"g": _draws(lambda k, shape: jax.random.normal(k, shape, dtype=jnp.float64), as_key(key), (m, n))}
 
@@ -588,8 +543,8 @@ def _gaussian_core(g, M):
 def gaussian_apply(bits: dict, M) -> jax.Array:
     """``S @ M = (g @ M)/√m`` for the Gaussian sketch defined by ``bits``."""
     _bit(bits, "bits", "g", 2, "float")
-    g = check_input(bits["g"], "bits['g']", ndims=(2,))
-    M = check_input(M, "M")
+    g = check_array("bits['g']", bits["g"], ndim=2)
+    M = check_array("M", M)
     if M.shape[0] != g.shape[1]:
         raise ValueError(f"M.shape[0]={M.shape[0]} must equal the sketch input dimension n={g.shape[1]}")
     return _overflow_safe(lambda X: _gaussian_core(g, X), (M,), "S @ M")
@@ -597,7 +552,7 @@ def gaussian_apply(bits: dict, M) -> jax.Array:
 
 def gaussian(M, m: int, *, key) -> jax.Array:
     """``S @ M`` for a fresh Gaussian sketch with ``m`` rows drawn from ``key``."""
-    M = check_input(M, "M")
+    M = check_array("M", M)
     return gaussian_apply(gaussian_bits(key, M.shape[0], m), M)
 
 

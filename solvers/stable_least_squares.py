@@ -56,13 +56,27 @@ from jax import lax
 from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
+from ._validation import check_int, check_real
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
-from .linalg import check_real
 
-__all__ = ["SKETCHES", "StableResult", "preconditioned_cgls", "spir"]
+__all__ = ["SKETCHES", "StableResult", "check_refinement_options", "preconditioned_cgls", "spir"]
 
 SKETCHES = ("countsketch", "osnap", "srht", "gaussian")
 _U = 2.0**-53
+
+
+def check_refinement_options(sketch: str, sketches: tuple, oversampling, sparsity, refinements, tol, max_iterations,
+                             rank_rtol) -> tuple:
+    """The options of the sketch-precondition-refine solvers (:func:`spir`, ``cholqr_lstsq``), checked:
+    ``sketch`` one of ``sketches``, ``oversampling`` in [1, 10⁶], ``sparsity`` ≥ 1, ``refinements`` in
+    [1, 16], ``tol`` in [2⁻⁵³, 1], ``max_iterations`` ≥ 0, ``rank_rtol`` in [0, 1].  Returns them after
+    ``sketch`` in that order; ValueError naming the argument and the rule."""
+    if sketch not in sketches:
+        raise ValueError(f"sketch={sketch!r} must be one of {sketches}")
+    return (check_real("oversampling", oversampling, lo=1.0, hi=1e6), check_int("sparsity", sparsity, lo=1, hi=2**31 - 1),
+            check_int("refinements", refinements, lo=1, hi=16), check_real("tol", tol, lo=_U, hi=1.0),
+            check_int("max_iterations", max_iterations, lo=0, hi=2**31 - 1),
+            check_real("rank_rtol", rank_rtol, lo=0.0, hi=1.0))
 _ETA_STOP = 2 * _U  # the backward-error rule: refine while the estimate η̂ exceeds 2u
 
 
@@ -175,17 +189,11 @@ def spir(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, s
     A = check_A(A)
     n, d = A.shape
     b = check_b(b, "b", n, "A.shape[0]")
-    if sketch not in SKETCHES:
-        raise ValueError(f"sketch={sketch!r} must be one of {SKETCHES}")
-    oversampling = check_real(oversampling, "oversampling", 1.0, 1e6)
-    sparsity = sk.check_int(sparsity, "sparsity", 1, 2**31 - 1)
-    refinements = sk.check_int(refinements, "refinements", 1, 16)
+    oversampling, sparsity, refinements, tol, max_iterations, rank_rtol = check_refinement_options(
+        sketch, SKETCHES, oversampling, sparsity, refinements, tol, max_iterations, rank_rtol)
     if max_refinements is None:
         max_refinements = refinements + 2 if refinements >= 2 else refinements
-    max_refinements = sk.check_int(max_refinements, "max_refinements", refinements, 16)
-    tol = check_real(tol, "tol", _U, 1.0)
-    max_iterations = sk.check_int(max_iterations, "max_iterations", 0, 2**31 - 1)
-    rank_rtol = check_real(rank_rtol, "rank_rtol", 0.0, 1.0)
+    max_refinements = check_int("max_refinements", max_refinements, lo=refinements, hi=16)
     key = sk.as_key(key)
     A, a_exp = unit_scale(A)
     b, b_exp = unit_scale(b)

@@ -5,12 +5,11 @@ implementation, so ``python -m properties validate MODULE`` judges MODULE's own 
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 
 from .. import regression as _reg
 from .. import sketches as _sk
+from .._validation import check_int
 
 __all__ = [
     "attention_regression",
@@ -44,12 +43,6 @@ __all__ = [
 def _seed(seed):
     """The solvers' key from the contract's ``seed`` (an int in [0, 2**64); ValueError otherwise)."""
     return _sk.as_key(seed, "seed")
-
-
-def _dim(value, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name}={value!r} must be an int >= 1")
-    return int(value)
 
 
 def _np_bits(bits):
@@ -125,12 +118,13 @@ def odd_powers(A, b, j, eps, delta, seed):
 
 def srht_apply_ops(n, k, m):
     """Operations of ``srht_apply`` on an n×k matrix with m sketch rows: k·n_pad·log₂ n_pad butterflies."""
-    return int(_sk.sketch_work("srht", _dim(n, "n"), _dim(k, "k"), _dim(m, "m")))
+    return int(_sk.sketch_work("srht", check_int("n", n, lo=1), check_int("k", k, lo=1), check_int("m", m, lo=1)))
 
 
 def osnap_apply_ops(n, k, m, s):
     """Operations of ``osnap_apply`` on an n×k matrix (column sparsity s): s·n·k scatter-adds."""
-    return int(_sk.sketch_work("osnap", _dim(n, "n"), _dim(k, "k"), _dim(m, "m"), _dim(s, "s")))
+    sizes = (check_int(name, v, lo=1) for name, v in (("n", n), ("k", k), ("m", m), ("s", s)))
+    return int(_sk.sketch_work("osnap", *sizes))
 
 
 def _run_ops(res, n):

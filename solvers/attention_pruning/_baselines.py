@@ -23,8 +23,9 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .._validation import check_int, check_real  # noqa: E402
 from ._gd import binarize  # noqa: E402
-from ._validate import float_matrix, nonneg_real, positive_int, ratio  # noqa: E402
+from ._validate import float_matrix  # noqa: E402
 
 __all__ = [
     "SparseGPTResult",
@@ -39,12 +40,12 @@ __all__ = [
 
 def count_pruned(rho, G: int) -> int:
     """k(ρ, G) = floor(ρ·G + 1e-9) (baselines spec §0, the count rule)."""
-    return int(math.floor(ratio(rho) * G + 1e-9))
+    return int(math.floor(check_real("rho", rho, lo=0, hi=1) * G + 1e-9))
 
 
 def _layer(W, X):
-    W = float_matrix(W, "W")
-    X = float_matrix(X, "X")
+    W = float_matrix("W", W)
+    X = float_matrix("X", X)
     if X.shape[1] != W.shape[0]:
         raise ValueError(f"X.shape={X.shape} must have d_in = W.shape[0] = {W.shape[0]} columns")
     return W, X
@@ -75,7 +76,7 @@ def _nm(nm, rho, d_in: int, blocksize: int | None = None) -> tuple[int, int]:
             and 0 < nm[0] < nm[1]):
         raise ValueError(f"nm={nm!r} must be a pair of integers (N, M) with 0 < N < M")
     n, m = int(nm[0]), int(nm[1])
-    if abs(ratio(rho) - n / m) > 1e-12:
+    if abs(check_real("rho", rho, lo=0, hi=1) - n / m) > 1e-12:
         raise ValueError(f"rho={rho!r} must be N/M = {n / m:g} for nm={nm!r} (spec §1.4, §2.7)")
     if d_in % m or (blocksize is not None and blocksize % m):
         raise ValueError(f"nm={nm!r}: M must divide d_in = {d_in}" + (f" and blocksize = {blocksize}" if blocksize else ""))
@@ -182,10 +183,10 @@ def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
     at each group's first row, per output the N smallest w²/U_ii² of the M rows, from the current
     updated W, stable; ρ must be N/M, M must divide d_in and the block size)."""
     W, X = _layer(W, X)
-    rho = ratio(rho)
-    blocksize = positive_int(blocksize, "blocksize")
+    rho = check_real("rho", rho, lo=0, hi=1)
+    blocksize = check_int("blocksize", blocksize, lo=1)
     nm = None if nm is None else _nm(nm, rho, W.shape[0], blocksize)
-    p = nonneg_real(percdamp, "percdamp")
+    p = check_real("percdamp", percdamp, lo=0)
     _check_gram_fits(X)
     while p < 1:
         Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize, nm)
@@ -197,7 +198,7 @@ def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
 
 def sparsegpt_flops(n: int, d: int) -> float:
     """FLOPs of SparseGPT on one d×d weight with n calibration rows (XLA cost analysis)."""
-    n, d = positive_int(n, "n"), positive_int(d, "d")
+    n, d = check_int("n", n, lo=1), check_int("d", d, lo=1)
     fn = jax.jit(partial(_sparsegpt.__wrapped__, rho=0.5, blocksize=128))
     cost = fn.lower(jnp.ones((d, d)), jnp.ones((n, d)), 0.01).cost_analysis()
     return float((cost[0] if isinstance(cost, (list, tuple)) else cost)["flops"])
@@ -205,7 +206,7 @@ def sparsegpt_flops(n: int, d: int) -> float:
 
 def magnitude(W, rho) -> np.ndarray:
     """Magnitude pruning of the fused W: the round(ρd²) smallest |W_ij| set to 0 (stable ties)."""
-    W = float_matrix(W, "W")
+    W = float_matrix("W", W)
     return binarize(np.abs(W), rho) * W
 
 

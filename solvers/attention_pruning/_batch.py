@@ -16,9 +16,10 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .._validation import check_int, check_real  # noqa: E402
 from ..memory import check_fits  # noqa: E402
 from ._gd import binarize  # noqa: E402
-from ._validate import finite, float_matrix, nonneg_real, positive_int, ratio  # noqa: E402
+from ._validate import finite, float_matrix  # noqa: E402
 
 __all__ = ["batch_relative_error", "prune_batch"]
 
@@ -79,7 +80,7 @@ def _batch(Xs, valid, W):
         raise ValueError(f"valid.shape={valid.shape} must be {Xs.shape[:2]} with valid[:, 0] all True")
     if not np.all(np.isfinite(Xs)):
         raise ValueError("Xs must be finite (it holds NaN or inf)")
-    W = float_matrix(W, "W", shape=(Xs.shape[2], Xs.shape[2]))
+    W = float_matrix("W", W, shape=(Xs.shape[2], Xs.shape[2]))
     return Xs, valid, W
 
 
@@ -92,13 +93,13 @@ def prune_batch(Xs, valid, W, lam, rhos, *, steps: int = 300, iters: int = 30) -
     ``rhos`` a tuple of ratios in [0, 1].
     **Returns:** ({(score, ρ): M_bin∘W} for score "M" (the learned mask) and "MW" (|M∘W|);
     the losses L(M_t), t < steps)."""
-    rhos = tuple(ratio(r) for r in rhos)
+    rhos = tuple(check_real("rho", r, lo=0, hi=1) for r in rhos)
     Xs, valid, W = _batch(Xs, valid, W)
-    lam = nonneg_real(lam, "lam")
-    steps = positive_int(steps, "steps")
+    lam = check_real("lam", lam, lo=0)
+    steps = check_int("steps", steps, lo=1)
     check_fits(8 * steps, "the loss history", steps=steps)
-    M, losses, _ = finite(_prune(Xs, W, valid, lam, steps, positive_int(iters, "iters")),
-                          f"a GD iterate (steps={steps})", Xs)
+    M, losses, _ = finite(f"a GD iterate (steps={steps})", _prune(Xs, W, valid, lam, steps, check_int("iters", iters, lo=1)),
+                          Xs)
     M = np.asarray(M)
     out = {(score, r): binarize(s, r) * W for score, s in (("M", M), ("MW", np.abs(M * W))) for r in rhos}
     return out, np.asarray(losses)
@@ -116,9 +117,9 @@ def batch_relative_error(Xs, valid, W, W_pruned):
     stack = stack[None] if single else stack
     if stack.ndim != 3:
         raise ValueError(f"W_pruned.shape={stack.shape} must be (d, d) or (k, d, d)")
-    Wps = [float_matrix(Wp, "W_pruned", shape=W.shape) for Wp in stack]
+    Wps = [float_matrix("W_pruned", Wp, shape=W.shape) for Wp in stack]
     f = _attn_jit(Xs, W, valid)
-    nf = jnp.linalg.norm(finite(f, "f = softmax(X_b W X_bᵀ)", Xs))
-    out = [float(jnp.linalg.norm(finite(_attn_jit(Xs, Wp, valid), "f̃ = softmax(X_b W_pruned X_bᵀ)", Xs) - f) / nf)
+    nf = jnp.linalg.norm(finite("f = softmax(X_b W X_bᵀ)", f, Xs))
+    out = [float(jnp.linalg.norm(finite("f̃ = softmax(X_b W_pruned X_bᵀ)", _attn_jit(Xs, Wp, valid), Xs) - f) / nf)
            for Wp in Wps]
     return out[0] if single else out

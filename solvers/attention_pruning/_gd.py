@@ -25,8 +25,9 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .._validation import check_bool, check_int, check_real  # noqa: E402
 from ..memory import check_fits  # noqa: E402
-from ._validate import finite, flag, float_matrix, nonneg_real, positive_int, ratio, square_like  # noqa: E402
+from ._validate import finite, float_matrix, square_like  # noqa: E402
 
 __all__ = [
     "GDResult",
@@ -74,33 +75,33 @@ _attn_jit = jax.jit(_attn, static_argnames="causal")
 
 def _problem(X, W, M, lam):
     X, W = square_like(X, W)
-    M = float_matrix(M, "M", shape=W.shape)
-    return X, W, M, nonneg_real(lam, "lam")
+    M = float_matrix("M", M, shape=W.shape)
+    return X, W, M, check_real("lam", lam, lo=0)
 
 
 def loss(X, W, M, lam, *, causal: bool = False) -> float:
     """L(M) = ½‖D̃⁻¹Ã − D⁻¹A‖_F² + (λ/2)‖M‖_F² (Def 1.2; Def 3.2 when ``causal``)."""
     X, W, M, lam = _problem(X, W, M, lam)
-    causal = flag(causal, "causal")
-    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
-    return float(finite(_loss_grad(X, W, M, f, lam, causal)[0], "L(M)", X))
+    causal = check_bool("causal", causal)
+    f = finite("f = softmax(XWXᵀ)", _attn_jit(X, W, causal=causal), X)
+    return float(finite("L(M)", _loss_grad(X, W, M, f, lam, causal)[0], X))
 
 
 def gradient(X, W, M, lam, *, causal: bool = False) -> np.ndarray:
     """∇_M L(M) = W∘(Xᵀp(M)X) + λM (Thm 5.3), shape (d, d)."""
     X, W, M, lam = _problem(X, W, M, lam)
-    causal = flag(causal, "causal")
-    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
-    return np.asarray(finite(_loss_grad(X, W, M, f, lam, causal)[1], "∇L(M)", X))
+    causal = check_bool("causal", causal)
+    f = finite("f = softmax(XWXᵀ)", _attn_jit(X, W, causal=causal), X)
+    return np.asarray(finite("∇L(M)", _loss_grad(X, W, M, f, lam, causal)[1], X))
 
 
 def relative_error(X, W, W_pruned, *, causal: bool = True) -> float:
     """‖f̃ − f‖_F/‖f‖_F with f = softmax(XWXᵀ), f̃ = softmax(X W_pruned Xᵀ) (spec def.rel_error)."""
     X, W = square_like(X, W)
-    Wp = float_matrix(W_pruned, "W_pruned", shape=W.shape)
-    causal = flag(causal, "causal")
-    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
-    g = finite(_attn_jit(X, Wp, causal=causal), "f̃ = softmax(X W_pruned Xᵀ)", X)
+    Wp = float_matrix("W_pruned", W_pruned, shape=W.shape)
+    causal = check_bool("causal", causal)
+    f = finite("f = softmax(XWXᵀ)", _attn_jit(X, W, causal=causal), X)
+    g = finite("f̃ = softmax(X W_pruned Xᵀ)", _attn_jit(X, Wp, causal=causal), X)
     return float(jnp.linalg.norm(g - f) / jnp.linalg.norm(f))
 
 
@@ -147,18 +148,16 @@ def run_gd(X, W, lam, eta, steps, *, M0=None, causal: bool = False, momentum: fl
     1_{d×d}); with ``momentum`` β > 0 the heavy-ball variant V ← βV + ∇L(M), M ← M − ηV
     (alg.gd_momentum, β = 0.9 in the experiments).  No projection onto [0, 1]^{d×d} (spec note)."""
     X, W = square_like(X, W)
-    M0 = np.ones_like(W) if M0 is None else float_matrix(M0, "M0", shape=W.shape)
-    lam = nonneg_real(lam, "lam")
-    eta = nonneg_real(eta, "eta")
+    M0 = np.ones_like(W) if M0 is None else float_matrix("M0", M0, shape=W.shape)
+    lam = check_real("lam", lam, lo=0)
+    eta = check_real("eta", eta, lo=0)
     if eta == 0:
         raise ValueError("eta=0.0 must be > 0")
-    beta = nonneg_real(momentum, "momentum")
-    if beta >= 1:
-        raise ValueError(f"momentum={momentum!r} must be in [0, 1)")
-    steps = positive_int(steps, "steps", allow_zero=True)
+    beta = check_real("momentum", momentum, lo=0, hi=1, hi_open=True)
+    steps = check_int("steps", steps, lo=0)
     check_fits(16 * (steps + 1), "the loss and min f̃ histories", steps=steps)
-    M, Ls, mfs = finite(_gd(X, W, M0, lam, eta, beta, flag(causal, "causal"), steps),
-                        f"a GD iterate (eta={eta!r}, momentum={beta!r}, steps={steps})", X)
+    M, Ls, mfs = finite(f"a GD iterate (eta={eta!r}, momentum={beta!r}, steps={steps})",
+                        _gd(X, W, M0, lam, eta, beta, check_bool("causal", causal), steps), X)
     return GDResult(np.asarray(M), np.asarray(Ls), np.asarray(mfs), eta, beta, steps)
 
 
@@ -186,16 +185,16 @@ def gd_trace(X, W, lam, eta, steps, M0, *, causal: bool = False) -> np.ndarray:
     (L_rec(M_t) = ½‖c(M_t)‖_F², min_ij f̃(M_t)_ij over the allowed entries): what the convergence
     theorems (Thm 4.1 and its corrected form) are stated in."""
     X, W = square_like(X, W)
-    M0 = float_matrix(M0, "M0", shape=W.shape)
-    lam, eta = nonneg_real(lam, "lam"), nonneg_real(eta, "eta")
+    M0 = float_matrix("M0", M0, shape=W.shape)
+    lam, eta = check_real("lam", lam, lo=0), check_real("eta", eta, lo=0)
     if eta == 0:
         raise ValueError("eta=0.0 must be > 0")
-    steps = positive_int(steps, "steps", allow_zero=True)
+    steps = check_int("steps", steps, lo=0)
     # one compilation per power-of-two length (the rows past ``steps`` are computed and dropped)
     length = max(16, 1 << max(steps - 1, 0).bit_length())
     check_fits(16 * (length + 1), "the trace (two numbers per iterate, at the next power of two)", steps=steps)
-    rows = np.asarray(_trace(X, W, M0, lam, eta, flag(causal, "causal"), length))[: steps + 1]
-    return finite(rows, f"the GD trace (eta={eta!r}, steps={steps})", X)
+    rows = np.asarray(_trace(X, W, M0, lam, eta, check_bool("causal", causal), length))[: steps + 1]
+    return finite(f"the GD trace (eta={eta!r}, steps={steps})", rows, X)
 
 
 def _frobenius(A) -> float:
@@ -209,7 +208,7 @@ def _frobenius(A) -> float:
 def theorem_lipschitz(X, W, lam) -> float:
     """L = 16 n^{2.5} d R⁶ + λ with R = max(‖X‖_F, ‖W‖_F, 1)(1 + 1e-9) (Thm 5.4, spec def.lipschitz_L)."""
     X, W = square_like(X, W)
-    lam = nonneg_real(lam, "lam")
+    lam = check_real("lam", lam, lo=0)
     n, d = X.shape
     R = max(_frobenius(X), _frobenius(W), 1.0) * (1 + 1e-9)
     if not math.isfinite(R) or 6 * math.log2(R) + math.log2(16 * n ** 2.5 * d) >= 1024:
@@ -238,21 +237,21 @@ def local_lipschitz(X, W, lam, *, causal: bool = True, iters: int = 50) -> float
     experiments' step is η = 1/L_loc (spec alg.gd_momentum; the spec's finite-difference HVPs are
     replaced by exact ones)."""
     X, W = square_like(X, W)
-    lam = nonneg_real(lam, "lam")
-    causal = flag(causal, "causal")
-    f = finite(_attn_jit(X, W, causal=causal), "f = softmax(XWXᵀ)", X)
-    return float(finite(_power(X, W, f, jnp.ones_like(W), causal, positive_int(iters, "iters")), "L_loc", X)) + lam
+    lam = check_real("lam", lam, lo=0)
+    causal = check_bool("causal", causal)
+    f = finite("f = softmax(XWXᵀ)", _attn_jit(X, W, causal=causal), X)
+    return float(finite("L_loc", _power(X, W, f, jnp.ones_like(W), causal, check_int("iters", iters, lo=1)), X)) + lam
 
 
 def binarize_count(rho, size: int) -> int:
     """k = round(ρ·size) entries zeroed, halves rounded up (spec def.binarize: exactly round(ρd²))."""
-    return int(math.floor(ratio(rho) * size + 0.5 + 1e-9))
+    return int(math.floor(check_real("rho", rho, lo=0, hi=1) * size + 0.5 + 1e-9))
 
 
 def binarize(scores, rho) -> np.ndarray:
     """M_bin ∈ {0,1}^{d×d}: the k = round(ρd²) entries with the smallest score are 0, the rest 1;
     ties broken stably by the row-major flattened index (lower index zeroed first) (alg.binarize)."""
-    S = float_matrix(scores, "scores")
+    S = float_matrix("scores", scores)
     k = binarize_count(rho, S.size)
     order = np.argsort(S.reshape(-1), kind="stable")
     out = np.ones(S.size)
@@ -267,7 +266,7 @@ def prune(X, W, lam, rho, *, causal: bool = True, score: str = "M", steps: int =
     primary reading) or "MW" (|M∘W|, the alternative reading).  Returns (M_bin, M_bin∘W, GD result)."""
     if score not in ("M", "MW"):
         raise ValueError(f"score={score!r} must be 'M' or 'MW'")
-    rho = ratio(rho)
+    rho = check_real("rho", rho, lo=0, hi=1)
     X, W = square_like(X, W)
     if eta is None:
         L_loc = local_lipschitz(X, W, lam, causal=causal)
@@ -280,10 +279,10 @@ def prune(X, W, lam, rho, *, causal: bool = True, score: str = "M", steps: int =
 
 def iteration_flops(n: int, d: int, *, causal: bool = True) -> float:
     """FLOPs of one GD iteration (loss and gradient) by XLA's cost analysis of the lowered step."""
-    n, d = positive_int(n, "n"), positive_int(d, "d")
+    n, d = check_int("n", n, lo=1), check_int("d", d, lo=1)
     check_fits(8 * (4 * n * n + 3 * n * d + 3 * d * d), "one GD iteration's n × n and n × d arrays", n=n, d=d)
     nd, dd, nn = (jax.ShapeDtypeStruct(s, jnp.float64) for s in ((n, d), (d, d), (n, n)))
-    cost = jax.jit(partial(_loss_grad.__wrapped__, causal=flag(causal, "causal"))).lower(nd, dd, dd, nn, 0.1)
+    cost = jax.jit(partial(_loss_grad.__wrapped__, causal=check_bool("causal", causal))).lower(nd, dd, dd, nn, 0.1)
     cost = cost.cost_analysis()
     if isinstance(cost, (list, tuple)):
         cost = cost[0]

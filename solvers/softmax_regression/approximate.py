@@ -20,13 +20,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._validation import check_array, check_int, check_unit
 from ..memory import check_fits
 from ..sketches import as_key
 from .exact import NewtonResult, direction_and_step, newton_loop, newton_loop_fused, prepare_solve
 from .objective import (
-    as_float_array,
-    check_int,
-    check_real,
     kernel_parts,
     newton_state,
     rank2_from,
@@ -201,8 +199,8 @@ def sample_size(d: int, *, eps0: float, delta: float) -> float:
     is at most s·d.
     """
     d = check_int("d", d, lo=1)
-    eps0 = check_real("eps0", eps0, lo=0.0, hi=1.0)
-    delta = check_real("delta", delta, lo=0.0, hi=1.0)
+    eps0 = check_unit("eps0", eps0)
+    delta = check_unit("delta", delta)
     q = 2.0 * d / delta
     log_q = math.log(q) if q < math.inf else math.log(2.0 * d) - math.log(delta)  # delta subnormal
     s = 3.0 * log_q / eps0 ** 2 if eps0 ** 2 > 0 else math.inf
@@ -263,8 +261,8 @@ def approximate_newton(A, b, w, *, key, eps0: float = 0.01,
     """
     A, b, w2, x, tol, max_iter = prepare_solve(A, b, w, x0, tol, max_iter, callback)
     key = as_key(key)
-    eps0 = check_real("eps0", eps0, lo=0.0, hi=1.0)
-    delta = check_real("delta", delta, lo=0.0, hi=1.0)
+    eps0 = check_unit("eps0", eps0)
+    delta = check_unit("delta", delta)
     if leverage not in ("exact", "sketch"):
         raise ValueError(f"leverage={leverage!r} must be 'exact' or 'sketch'")
     n, d = A.shape
@@ -324,8 +322,8 @@ def sparsify(A, D, *, eps0: float, delta: float, key) -> np.ndarray:
     scaled by exact powers of two to max entry 1 (no overflow or underflow of AᵀDA for any
     finite input); D̃ uses the given D.
     """
-    A = as_float_array("A", A, 2)
-    D = as_float_array("D", D, 1)
+    A = check_array("A", A, ndim=2)
+    D = check_array("D", D, ndim=1)
     if D.shape != (A.shape[0],):
         raise ValueError(f"D (shape={tuple(D.shape)}) must have shape (n,)=({A.shape[0]},) to match A")
     if not np.all(np.asarray(D) > 0):  # numpy: XLA would flush a subnormal D_i to 0

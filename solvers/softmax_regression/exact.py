@@ -16,10 +16,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._validation import check_int, check_real
 from ..newton import Status, Step, iterate
 from .objective import (
-    check_int,
-    check_real,
     hessian_from_u,
     loss_u,
     newton_state,
@@ -98,7 +97,7 @@ def prepare_solve(A, b, w, x0, tol, max_iter, callback, check_A_finite: bool = T
     A, b, w = validate_problem(A, b, w, check_A_finite)
     d = A.shape[1]
     x = jnp.zeros((d,), jnp.float64) if x0 is None else validate_x(x0, d, "x0")
-    tol = check_real("tol", tol, lo=0.0, lo_open=False)
+    tol = check_real("tol", tol, lo=0.0)
     max_iter = check_int("max_iter", max_iter, lo=0)
     if callback is not None and not callable(callback):
         raise ValueError(f"callback={callback!r} must be callable or None")

@@ -22,9 +22,6 @@ or inf for finite input.  XLA on CPU computes ``Aᵀ r`` much faster written as 
 
 from __future__ import annotations
 
-import math
-from numbers import Integral, Real
-
 import jax
 
 jax.config.update("jax_enable_x64", True)
@@ -32,11 +29,9 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .._validation import all_finite, check_array, require_finite  # noqa: E402
+
 __all__ = [
-    "all_finite",
-    "as_float_array",
-    "check_int",
-    "check_real",
     "gradient",
     "grad_residual",
     "hessian",
@@ -49,7 +44,6 @@ __all__ = [
     "newton_state_fused",
     "rank2_from",
     "rank2_term",
-    "require_finite",
     "softmax",
     "squared_weights",
     "symmetrize",
@@ -69,69 +63,25 @@ _MAX_DENSE_N = 8192
 # --------------------------------------------------------------------------------------------
 
 
-def as_float_array(name: str, value, ndim: int, check_finite: bool = True) -> jax.Array:
-    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
-        raise ValueError(f"{name} must not be a masked array with masked entries (their values would be used)")
-    if isinstance(value, (jax.Array, np.ndarray)):
-        arr = value
-    else:
-        try:
-            arr = np.asarray(value)
-        except Exception as exc:  # pragma: no cover - exotic inputs
-            raise ValueError(f"{name}={value!r} must be an array of real numbers") from exc
-    dtype = np.dtype(arr.dtype)
-    if dtype.kind not in "fiu" or dtype == np.dtype(bool):
-        raise ValueError(f"{name} (dtype={dtype}) must be an array of real numbers")
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} (shape={tuple(arr.shape)}) must be {ndim}-dimensional")
-    if arr.size == 0:
-        raise ValueError(f"{name} (shape={tuple(arr.shape)}) must be non-empty")
-    out = jnp.asarray(arr, dtype=jnp.float64)
-    if check_finite and not bool(all_finite(out)):
-        raise ValueError(f"{name} must be finite (contains NaN or inf)")
-    return out
-
-
-@jax.jit
-def all_finite(a):
-    return jnp.all(jnp.isfinite(a))
-
-
 def validate_problem(A, b, w, check_A_finite: bool = True):
     """Shapes, dtypes, non-emptiness and finiteness.  ``check_A_finite=False`` skips the
     finiteness pass over A for a caller that checks it in its own first pass."""
-    A = as_float_array("A", A, 2, check_finite=check_A_finite)
+    A = check_array("A", A, ndim=2, finite=check_A_finite)
     n, d = A.shape
-    b = as_float_array("b", b, 1)
+    b = check_array("b", b, ndim=1)
     if b.shape != (n,):
         raise ValueError(f"b (shape={tuple(b.shape)}) must have shape (n,)=({n},) to match A")
-    w = as_float_array("w", w, 1)
+    w = check_array("w", w, ndim=1)
     if w.shape != (n,):
         raise ValueError(f"w (shape={tuple(w.shape)}) must have shape (n,)=({n},) to match A")
     return A, b, w
 
 
 def validate_x(x, d: int, name: str = "x"):
-    x = as_float_array(name, x, 1)
+    x = check_array(name, x, ndim=1)
     if x.shape != (d,):
         raise ValueError(f"{name} (shape={tuple(x.shape)}) must have shape (d,)=({d},) to match A")
     return x
-
-
-def check_real(name, value, *, lo=None, hi=None, lo_open=True, hi_open=True):
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError(f"{name}={value!r} must be a finite real number")
-    if lo is not None and (value <= lo if lo_open else value < lo):
-        raise ValueError(f"{name}={value!r} must be {'>' if lo_open else '>='} {lo}")
-    if hi is not None and (value >= hi if hi_open else value > hi):
-        raise ValueError(f"{name}={value!r} must be {'<' if hi_open else '<='} {hi}")
-    return float(value)
-
-
-def check_int(name, value, *, lo):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < lo:
-        raise ValueError(f"{name}={value!r} must be an integer >= {lo}")
-    return int(value)
 
 
 def squared_weights(w) -> jax.Array:
@@ -141,16 +91,6 @@ def squared_weights(w) -> jax.Array:
         raise ValueError(f"w (max |w_i| = {float(jnp.max(jnp.abs(w))):.3g}) must have every w_i² finite "
                          "in float64 (w_i² overflows)")
     return w2
-
-
-def require_finite(value, what: str, hint=None):
-    """``value`` if every entry is finite, else ValueError: ``what`` overflows float64.
-
-    ``hint()`` (optional, called only on failure) returns a description of the input's scale."""
-    if not bool(all_finite(value)):
-        extra = f": {hint()}" if hint is not None else ""
-        raise ValueError(f"{what} is not finite in float64 (it overflows at this input){extra}")
-    return value
 
 
 def _overflow_hint(A, x) -> str:
@@ -291,7 +231,7 @@ def loss(A, b, w, x) -> jax.Array:
     """
     A, b, w = validate_problem(A, b, w)
     x = validate_x(x, A.shape[1])
-    return require_finite(_loss_kernel(A, b, squared_weights(w), x), "L(x)", lambda: _overflow_hint(A, x))
+    return require_finite("L(x)", _loss_kernel(A, b, squared_weights(w), x), hint=lambda: _overflow_hint(A, x))
 
 
 def gradient(A, b, w, x) -> jax.Array:
@@ -303,7 +243,7 @@ def gradient(A, b, w, x) -> jax.Array:
     """
     A, b, w = validate_problem(A, b, w)
     x = validate_x(x, A.shape[1])
-    return require_finite(_gradient_kernel(A, b, squared_weights(w), x), "∇L(x)", lambda: _overflow_hint(A, x))
+    return require_finite("∇L(x)", _gradient_kernel(A, b, squared_weights(w), x), hint=lambda: _overflow_hint(A, x))
 
 
 def hessian(A, b, w, x) -> jax.Array:
@@ -319,7 +259,7 @@ def hessian(A, b, w, x) -> jax.Array:
     """
     A, b, w = validate_problem(A, b, w)
     x = validate_x(x, A.shape[1])
-    return require_finite(_hessian_kernel(A, b, squared_weights(w), x), "∇²L(x)", lambda: _overflow_hint(A, x))
+    return require_finite("∇²L(x)", _hessian_kernel(A, b, squared_weights(w), x), hint=lambda: _overflow_hint(A, x))
 
 
 def hessian_kernel_B(A, b, x) -> jax.Array:
@@ -332,13 +272,13 @@ def hessian_kernel_B(A, b, x) -> jax.Array:
 
     **Returns:** float64 array of shape (n, n).
     """
-    A = as_float_array("A", A, 2)
+    A = check_array("A", A, ndim=2)
     n, d = A.shape
     if n > _MAX_DENSE_N:
         raise ValueError(f"A (n={n} rows) must have n <= {_MAX_DENSE_N} for the dense kernel B; "
                          "use hessian() for large n")
-    b = as_float_array("b", b, 1)
+    b = check_array("b", b, ndim=1)
     if b.shape != (n,):
         raise ValueError(f"b (shape={tuple(b.shape)}) must have shape (n,)=({n},) to match A")
     x = validate_x(x, d)
-    return require_finite(_dense_B(A, b, x), "B(x)", lambda: _overflow_hint(A, x))
+    return require_finite("B(x)", _dense_B(A, b, x), hint=lambda: _overflow_hint(A, x))

@@ -16,10 +16,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._validation import all_finite, check_int
 from ..newton import Status, Step, iterate
 from ..sketches import as_key
 from .exact import ARMIJO_C, MAX_HALVINGS, NewtonResult, check_start, host_direction, prepare_solve
-from .objective import all_finite, check_int, loss_u, symmetrize
+from .objective import loss_u, symmetrize
 
 __all__ = ["one_pass_state", "split_newton"]
 

@@ -147,3 +147,35 @@ def test_norms_enclosing_zero_are_balls_not_nan():
         for norm in (ball.frobenius(arb_mat([[tiny, tiny]])), ball.norm2(arb_mat([[tiny], [tiny]])),
                      ball.spectral_norm(arb_mat([[tiny, 0], [0, tiny]]))):
             assert norm.is_finite() and norm.contains(0) and norm < arb(2) ** -98
+
+
+@given(st.lists(st.tuples(SMALL, st.floats(min_value=0.0, max_value=10.0)), min_size=1, max_size=6))
+@settings(max_examples=50, deadline=None)
+def test_least_and_greatest_enclose_every_possible_extreme(pairs):
+    """ball.least / ball.greatest enclose min / max of any reals drawn from the balls: here the extreme
+    choices (every ball at its lower end, every ball at its upper end) and the midpoints."""
+    balls = [arb(m, r) for m, r in pairs]
+    low, high = ball.least(balls), ball.greatest(balls)
+    for pick in (lambda b: b.lower(), lambda b: b.upper(), lambda b: b.mid()):
+        values = [pick(b) for b in balls]
+        assert low.contains(min(values, key=lambda v: v.mid())), f"{low} must contain the least of {values}"
+        assert high.contains(max(values, key=lambda v: v.mid())), f"{high} must contain the greatest of {values}"
+
+
+def test_least_eigenvalue_of_a_closed_form():
+    """[[2, 1], [1, 2]] has eigenvalues 1 and 3."""
+    low = ball.least_eigenvalue(fmpq_mat([[2, 1], [1, 2]]))
+    assert low.contains(1) and not low.contains(3), f"λ_min enclosure {low} must hold 1 only"
+    with pytest.raises(ValueError, match="must not be empty"):
+        ball.least([])
+
+
+def test_diag_kron_entries_frobenius_squared_exactly():
+    P, Q = fmpq_mat([[1, 2], [3, 4]]), fmpq_mat([[0, fmpq(1, 3)], [5, -1]])
+    K = ball.kron(P, Q)
+    want = np.kron(np.array([[1, 2], [3, 4]], dtype=object), np.array([[0, Fraction(1, 3)], [5, -1]], dtype=object))
+    assert [[ball.to_fraction(K[i, j]) for j in range(4)] for i in range(4)] == want.tolist()
+    assert ball.entries(P) == [1, 2, 3, 4]
+    assert ball.frobenius_squared(Q) == fmpq(1, 9) + 25 + 1
+    D = ball.diag([arb(2), fmpq(1, 2), 3.0])
+    assert [D[i, j] == (arb([2, 0.5, 3][i]) if i == j else 0) for i in range(3) for j in range(3)] == [True] * 9

@@ -244,7 +244,7 @@ def test_prune_batch_ignores_padding_and_sums_over_sequences():
     errs = S.batch_relative_error(Xs, valid, W, np.stack([ref["M", 0.3], ref["MW", 0.7]]))
     f = [S.relative_error(Xs[b, valid[b]], W, W, causal=False) for b in range(2)]
     assert f == [0.0, 0.0] and len(errs) == 2 and all(e > 0 for e in errs)
-    with pytest.raises(ValueError, match=r"rho=1.5 must be a real number in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"rho=1.5 must be in \[0, 1\]"):
         S.prune_batch(Xs, valid, W, 0.05, (1.5,))
     with pytest.raises(ValueError, match="valid.shape"):
         S.prune_batch(Xs, valid[:, :3], W, 0.05, (0.5,))

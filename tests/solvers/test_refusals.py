@@ -78,7 +78,7 @@ ARGUMENT_CASES = [
     ("sketch_size delta=0", lambda: rg.sketch_size(10, 4, 0.0), r"^delta=0.0 must be in the open interval \(0, 1\)"),
     ("sketch_size dim=-4", lambda: rg.sketch_size(10, -4, 0.1), r"^dim=-4 must be >= 1"),
     ("sketch_size n=0", lambda: rg.sketch_size(0, 4, 0.1), r"^n=0 must be >= 1"),
-    ("even_power_schedule kappa=0", lambda: rg.even_power_schedule(2, 0.1, 0.1, 0.0), r"^kappa=0.0 must be finite and > 0"),
+    ("even_power_schedule kappa=0", lambda: rg.even_power_schedule(2, 0.1, 0.1, 0.0), r"^kappa=0.0 must be a finite number > 0"),
     ("even_power_schedule kappa=0.5", lambda: rg.even_power_schedule(2, 0.1, 0.1, 0.5), r"^kappa=0.5 must be >= 1"),
     ("even_power_schedule delta=0", lambda: rg.even_power_schedule(2, 0.1, 0.0, 2.0), r"^delta=0.0 must be in"),
     ("even_power_schedule j=0", lambda: rg.even_power_schedule(0, 0.1, 0.1, 2.0), r"^j=0 must be >= 1"),

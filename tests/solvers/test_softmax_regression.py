@@ -355,7 +355,7 @@ def test_split_newton_reproducible():
 @pytest.mark.parametrize("kwargs,name,rule", [
     (dict(key=-1), "key", "int seed"),
     (dict(key=1.5), "key", "int seed"),
-    (dict(key=0, samples=0), "samples", "integer"),
+    (dict(key=0, samples=0), "samples", "must be >= 1"),
     (dict(key=0, gram_dtype="float16"), "gram_dtype", "float64"),
 ])
 def test_split_newton_options_validated(kwargs, name, rule):
@@ -406,11 +406,11 @@ BAD_INPUTS = [
     ("b", lambda g: np.r_[g["b"][:-1], np.nan], "finite"),
     ("w", lambda g: np.r_[g["w"][:-1], -np.inf], "finite"),
     ("x", lambda g: np.array([np.nan, 0.0]), "finite"),
-    ("A", lambda g: g["A"][:, 0], "2-dimensional"),
-    ("A", lambda g: np.zeros((0, 2)), "non-empty"),
-    ("A", lambda g: np.zeros((6, 0)), "non-empty"),
+    ("A", lambda g: g["A"][:, 0], "ndim=1 must be 2"),
+    ("A", lambda g: np.zeros((0, 2)), "must not be empty"),
+    ("A", lambda g: np.zeros((6, 0)), "must not be empty"),
     ("b", lambda g: g["b"][:-1], "shape"),
-    ("w", lambda g: np.ones((6, 1)), "1-dimensional"),
+    ("w", lambda g: np.ones((6, 1)), "ndim=2 must be 1"),
     ("x", lambda g: np.ones(3), "shape"),
     ("A", lambda g: g["A"] + 1j, "real"),
 ]
