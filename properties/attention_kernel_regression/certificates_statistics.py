@@ -253,8 +253,8 @@ def _srht_integers(bits, n: int) -> fmpq_mat:
 
 
 def _alg7_run(seed, rows_convention):
-    from .tensor_sketch import paper_q
     from .kernel_ridge import L3_D, L3_EPS, L3_N, l3_instance
+    from .tensor_sketch import paper_q
 
     impl = default_implementation()
     X, y = l3_instance(seed, rows_convention=rows_convention)
