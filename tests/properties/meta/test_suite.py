@@ -56,7 +56,8 @@ def test_the_suite_passes_a_correct_module_in_parallel_with_junit_xml(tmp_path):
     (("--impl", "no_such_module_xyz"), "cannot import module 'no_such_module_xyz'"),
     (("--impl", "tests.properties.meta.toy.no_adapters"), "defines none of the adapter functions"),
     (("--impl", "tests.properties.meta.toy.suite_correct", "--impl-timeout", "0"), "--impl-timeout=0 must be a positive number"),
-    (("--impl", "tests.properties.meta.toy.suite_correct", "--impl-timeout", "nan"), "--impl-timeout=nan must be a positive number"),
+    (("--impl", "tests.properties.meta.toy.suite_correct", "--impl-timeout", "nan"),
+     "--impl-timeout=nan must be a positive number"),
     (("--impl", "tests.properties.meta.toy.suite_correct", "--impl-seed", "-1"), "--impl-seed=-1 must be a non-negative integer"),
 ])
 def test_a_missing_or_unusable_module_is_a_usage_error(tmp_path, args, message):
