@@ -24,7 +24,16 @@ from oracle import linalg, to_mp
 
 from ..contract import AdapterSet, TrialRule, U, output, within
 from ..toolkit import require
-from ..toolkit.strategies import KAPPA_CORNERS, dims, kappa_corner_matrices, matrices, scalars, vectors, with_corners
+from ..toolkit.strategies import (
+    KAPPA_CORNERS,
+    dims,
+    fixed_matrix,
+    kappa_corner_matrices,
+    matrices,
+    scalars,
+    vectors,
+    with_corners,
+)
 from .strategies import problems, regularised_problems
 
 __all__ = ["ADAPTERS", "magnitudes"]
@@ -85,6 +94,19 @@ def _derivative_corners():
     return _all_corners() + [(ones2, twos, twos, np.array([[3e154], [-1e154]]), np.array([[2.0]]), np.array([[-1.0]]))]
 
 
+def _overflowing_residual():
+    """The corner of :func:`_derivative_corners` beyond :func:`_all_corners`: targets of 3e154."""
+    return _derivative_corners()[len(_all_corners()):]
+
+
+def _size_corners(sizes=(7, 8, 9, 16, 17, 32, 33)):
+    """n = 7 … 33 rows at d = 2 (the Hessians' 50-digit numerical derivatives, 4-8 s each from n = 9 on, stop
+    at 8 and 9): every row of the softmax counts, so a blocked kernel dropping a remainder is wrong."""
+    X, Y = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[1.0, 0.5], [-0.5, 1.0]])
+    return [(fixed_matrix(n, 2) * 0.5, fixed_matrix(n, 2) * 0.3, fixed_matrix(n, 2), fixed_matrix(n, 2) * 0.1, X, Y)
+            for n in sizes]
+
+
 _CORNER_WEIGHT = 0.2
 
 
@@ -134,7 +156,7 @@ def _cols(M, d):
 @ADAPTERS("attention_loss", signature=f"attention_loss{_PROBLEM} -> float",
           doc="L_half(X, Y) = ½‖D(X)⁻¹exp(A1XA2ᵀ)A3Y − B‖_F² (spec def.loss; Def 1.2's L is twice this)",
           tolerance="|L̂ − L| ≤ η·Σ Ê∘(|C| + Ê)", strategy=lambda: _with_corners(_all_corners), targets=_targets,
-          corners=_all_corners)
+          corners=_corners, magnitude_corners=_magnitude_corners, size_corners=_size_corners)
 def _loss(inst, fn):
     got = float(output(fn(*(a.copy() for a in inst)), "attention_loss", shape=()))
     eta, S, Habs, E = magnitudes(*inst)
@@ -148,7 +170,9 @@ def _loss(inst, fn):
 @ADAPTERS("attention_grad_x", signature=f"attention_grad_x{_PROBLEM} -> (d, d) array",
           doc="∇_X L_half (Lemma 5.4: A1ᵀQA2, Q = S∘P − diag((S∘P)1)S, P = CHᵀ)",
           tolerance="|ĝ − g| ≤ 2η·|A1|ᵀ(S∘(ÊHᵀ_abs) + diag((S∘ÊHᵀ_abs)1)S)|A2| entrywise",
-          strategy=lambda: _with_corners(_derivative_corners), targets=_targets, corners=_derivative_corners)
+          strategy=lambda: _with_corners(_derivative_corners), targets=_targets,
+          corners=lambda: _corners() + _overflowing_residual(), magnitude_corners=_magnitude_corners,
+          size_corners=_size_corners)
 def _grad_x(inst, fn):
     A1, A2, A3, B, X, Y = inst
     d = A1.shape[1]
@@ -166,7 +190,8 @@ def _grad_x(inst, fn):
 @ADAPTERS("attention_grad_y", signature=f"attention_grad_y{_PROBLEM} -> (d, d) array",
           doc="∇_Y L_half (Lemma 5.5: A3ᵀSᵀ(SA3Y − B))",
           tolerance="|ĝ − g| ≤ 2η·|A3|ᵀSᵀÊ entrywise", strategy=lambda: _with_corners(_derivative_corners),
-          targets=_targets, corners=_derivative_corners)
+          targets=_targets, corners=lambda: _corners() + _overflowing_residual(),
+          magnitude_corners=_magnitude_corners, size_corners=_size_corners)
 def _grad_y(inst, fn):
     A1, A2, A3, B, X, Y = inst
     d = A1.shape[1]
@@ -197,7 +222,9 @@ def _hessian_adapter(name, block, what):
     @ADAPTERS(name, signature=f"{name}{_PROBLEM} -> (d², d²) array",
               doc=f"{what} of L_half in the z = (vec_row X, vec_cols Y) ordering (spec def.H_xx, def.H_xy, def.H_yy)",
               tolerance="max entry error ≤ 4η·(magnitude bound of the module docstring, times n² for the sums)",
-              strategy=lambda: _with_corners(_derivative_corners), targets=_targets, corners=_derivative_corners)
+              strategy=lambda: _with_corners(_derivative_corners), targets=_targets,
+              corners=lambda: _corners() + _overflowing_residual(), magnitude_corners=_magnitude_corners,
+              size_corners=lambda: _size_corners((8, 9)))
     def compare(inst, fn):
         d = inst[0].shape[1]
         got = output(fn(*(a.copy() for a in inst)), name, shape=(d * d, d * d))
