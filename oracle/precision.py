@@ -78,7 +78,15 @@ def _entries(M):
     return (((i, j), M[i, j]) for i in range(M.rows) for j in range(M.cols))
 
 
+_NON_FINITE_SET = frozenset(_NON_FINITE)
+
+
 def _check_matrix_entries(M, name: str):
+    # fast path: every entry an mp.matrix stores is a finite mpf (the entries it does not store are mp.zero);
+    # otherwise the loop below finds the first offending entry in row-major order and names it
+    data = getattr(M, "_data", None)
+    if type(data) is dict and all(type(v) is mpmath.mpf and v._mpf_ not in _NON_FINITE_SET for v in data.values()):
+        return M
     for (i, j), v in _entries(M):
         if type(v) is not mpmath.mpf:
             if isinstance(v, mpmath.mpc):
