@@ -190,10 +190,12 @@ def changed_files(before: dict, after: dict) -> list[str]:
 
 
 def default_memory() -> int:
-    """The default limit of the module's address space, in bytes: this machine's memory (or its cgroup's limit)."""
-    from solvers.memory import memory_bytes
-
-    return memory_bytes()
+    """The default limit of the module's address space, in bytes: this machine's physical memory (1 TiB where
+    the platform does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 1 << 40
 
 
 def _limit_memory(pid: int, nbytes: int) -> None:
