@@ -229,7 +229,7 @@ def conventions_text(entry: dict) -> str:
     for name, choice in (entry.get("conventions") or {}).items():
         if choice != "paper":
             parts.append(f"{name}: {choice}")
-        elif unit is not None and unit.convention(name).paper.startswith("not fixed"):
+        elif unit is not None and not unit.convention(name).fixed:
             parts.append(f"{name}: the harness's (the paper fixes none)")
         else:
             parts.append(f"{name}: the paper's")

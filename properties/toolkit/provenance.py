@@ -24,12 +24,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AS_WRITTEN", "BASES", "DECLARED_FIELDS", "NOT_JUDGED", "PAPER_CONVENTION", "PROVENANCES", "STRENGTHS",
-           "STRENGTH_WORDS", "Convention", "annotate", "check_convention_choices", "declared", "strength",
-           "with_strengths"]
+__all__ = ["AS_WRITTEN", "BASES", "DECLARED_FIELDS", "NOT_JUDGED", "PAPER_CONVENTION", "PROVENANCES",
+           "PROVENANCE_WORDS", "STRENGTHS", "STRENGTH_WORDS", "Convention", "annotate", "check_convention_choices",
+           "declared", "strength", "with_strengths"]
 
 PROVENANCES = ("R", "R-partial", "D", "I")
 """Where a claim's statement comes from: the paper's text, partly restored, a reconstructed display, inferred."""
+
+PROVENANCE_WORDS = {
+    "R": "the paper's text",
+    "R-partial": "partly the paper's text, partly restored",
+    "D": "a display the paper's text lost, reconstructed",
+    "I": "inferred: the paper never writes it as a statement",
+}
+"""Each provenance in words, as the reports and the docs print it."""
 
 BASES = ("statement", "proof step", "constants", "evidence")
 """What a falsification of a claim bears on."""
@@ -106,14 +114,11 @@ class Convention:
         """The values a claim's reading may pick: ``"paper"`` and each alternative's name."""
         return (PAPER_CONVENTION,) + tuple(a[0] for a in self.alternatives)
 
-    def meaning(self, choice: str) -> str:
-        """What ``choice`` (one of :attr:`choices`) means, in words."""
-        if choice == PAPER_CONVENTION:
-            return self.paper if not self.harness else f"{self.paper}; the harness uses {self.harness}"
-        for name, meaning in self.alternatives:
-            if name == choice:
-                return meaning
-        raise ValueError(f"choice={choice!r} must be one of {self.choices} [convention {self.name}]")
+    @property
+    def fixed(self) -> bool:
+        """Whether the paper fixes this convention (its ``paper`` field does not begin "not fixed by the
+        paper"); where it does not, the choice ``"paper"`` is the harness's default, :attr:`harness`."""
+        return not self.paper.startswith("not fixed by the paper")
 
 
 def check_convention_choices(claim_id: str, conventions, used: dict[str, str], table) -> None:
