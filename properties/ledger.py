@@ -56,6 +56,7 @@ from .ledgerfile import check_writable, instance_text, jsonable, read_ledger, wr
 from .toolkit import Claim, Outcome, at_precision, canonical_ids, start_dps
 from .toolkit.claims import named_instance
 from .toolkit.provenance import DECLARED_FIELDS, STRENGTHS, declared, with_strengths
+from .worker import exit_with_parent
 
 __all__ = ["Result", "add_readings", "code_fingerprint", "default_jobs", "judge_by_id", "run_claim", "run_ledger",
            "summary_table"]
@@ -274,14 +275,7 @@ def default_jobs() -> int:
 
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle: it terminates workers
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True, name="parent watch").start()
-
-
-def _exit_with_parent(parent: int) -> None:
-    """End a worker process whose ledger process is gone (killed with no chance to stop its workers)."""
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(3)
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True, name="parent watch").start()
 
 
 def judge_by_id(claim_id: str, profile: str, seed: int, impl_name: str | None) -> dict:

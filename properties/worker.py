@@ -28,7 +28,8 @@ import time
 
 import numpy as np
 
-__all__ = ["MAX_FRAME", "MAX_RESULT_BYTES", "NotPlain", "decode", "encode", "plain", "read_frame", "serve", "write_frame"]
+__all__ = ["MAX_FRAME", "MAX_RESULT_BYTES", "NotPlain", "decode", "encode", "exit_with_parent", "plain", "read_frame", "serve",
+           "write_frame"]
 
 MAX_RESULT_BYTES = 1 << 28
 """The largest result a call may return (256 MiB of array data; the contract's results are far smaller): a
@@ -252,8 +253,9 @@ def _threads() -> list[str]:
                   if t is not threading.main_thread() and not t.daemon and t.is_alive())
 
 
-def _orphan_watch(parent: int) -> None:
-    """End the child when its parent is gone (a killed judge leaves no process behind)."""
+def exit_with_parent(parent: int) -> None:
+    """End this process (exit code 3) once its parent ``parent`` is gone, polling every second: run in a daemon
+    thread, so that a killed judge or ledger leaves no child or worker process behind."""
     while os.getppid() == parent:
         time.sleep(1.0)
     os._exit(3)
@@ -286,7 +288,7 @@ def serve(down: int, up: int) -> None:
     process (an exit, a signal) simply ends it: the parent sees the end of file and the exit code.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the judge's to handle
-    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True, name="orphan watch").start()
+    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True, name="orphan watch").start()
     module = None
     while True:
         frame = read_frame(down)
