@@ -528,8 +528,7 @@ def newton(A1, A2, A3, B, w, z0, *, reading: str = "b", m: int = 0, key=0, tol: 
         raise ValueError("w must be given (alg.newton minimises the regularised loss)")
     d = p.A1.shape[1]
     z0 = _z(z0, d)
-    if isinstance(m, bool) or not isinstance(m, int) or m < 0:
-        raise ValueError(f"m={m!r} must be an int >= 0 (0: exact Hessian)")
+    m = check_int("m", m, lo=0)  # 0: the exact Hessian
     if model not in MODELS:
         raise ValueError(f"model={model!r} must be one of {MODELS}")
     if model == "full":
@@ -583,9 +582,7 @@ def flops(kernel: str, n: int, d: int, *, m: int | None = None) -> float:
     """
     if kernel not in KERNELS:
         raise ValueError(f"kernel={kernel!r} must be one of {KERNELS}")
-    for name, v in (("n", n), ("d", d)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name}={v!r} must be a positive int")
+    n, d = check_int("n", n, lo=1), check_int("d", d, lo=1)
     if kernel == "sketch":
         _fits_sketch(n, d, 8 * d * d if m is None else check_int("m", m, lo=1))
     elif kernel in ("hessian", "newton_step"):

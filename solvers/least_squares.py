@@ -25,7 +25,6 @@ Randomness: ``key`` (a ``jax.random`` key or an int seed, :func:`solvers.sketche
 from __future__ import annotations
 
 import math
-from numbers import Integral
 from typing import NamedTuple
 
 import jax
@@ -187,14 +186,8 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
     """Validate the keyword options shared by the solvers (ValueError naming the argument)."""
     if sketch not in _SKETCH_KINDS:
         raise ValueError(f"sketch={sketch!r} must be one of {_SKETCH_KINDS}")
-    if sketch_rows is not None:
-        if isinstance(sketch_rows, bool) or not isinstance(sketch_rows, Integral) or sketch_rows < 1:
-            raise ValueError(f"sketch_rows={sketch_rows!r} must be None or an int >= 1")
-        sketch_rows = int(sketch_rows)
-    if sparsity is not None:
-        if isinstance(sparsity, bool) or not isinstance(sparsity, Integral) or sparsity < 1:
-            raise ValueError(f"sparsity={sparsity!r} must be None or an int >= 1")
-        sparsity = int(sparsity)
+    sketch_rows = None if sketch_rows is None else check_int("sketch_rows", sketch_rows, lo=1)
+    sparsity = None if sparsity is None else check_int("sparsity", sparsity, lo=1)
     eps_ose = check_unit("eps_ose", eps_ose)
     if not (1 - eps_ose) ** -2 - 1 > 0:
         raise ValueError(f"eps_ose={eps_ose!r} must be large enough that (1 - eps_ose)^-2 - 1 > 0 in float64 "
@@ -209,10 +202,7 @@ def options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max
             "(1-eps_ose)^-2 - 1 < 1)"
         )
     if max_iterations is not None:
-        if (isinstance(max_iterations, bool) or not isinstance(max_iterations, Integral)
-                or not 0 <= max_iterations < 2**31):
-            raise ValueError(f"max_iterations={max_iterations!r} must be None or an int in [0, 2**31)")
-        max_iterations = int(max_iterations)
+        max_iterations = check_int("max_iterations", max_iterations, lo=0, hi=2**31 - 1)
     return Options(sketch, sketch_rows, sparsity, eps_ose, c_se, rank_rtol, method, max_iterations)
 
 

@@ -33,7 +33,6 @@ drawn by :mod:`solvers.sketches` and are therefore reproducible from the key.
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import NamedTuple
 
 import jax
@@ -292,8 +291,7 @@ def even_powers(
     """
     A = check_A(A)
     b = check_b(b, "b", A.shape[1], "A.shape[1]")
-    if isinstance(j, bool) or not isinstance(j, Integral) or j < 1:
-        raise ValueError(f"j={j!r} must be an int >= 1")
+    j = check_int("j", j, lo=1)
     eps, delta, key, kappa, opts = _common(A, eps, delta, key, kappa, sketch, sketch_rows, sparsity,
                                            eps_ose, c_se, rank_rtol, max_iterations)
     if schedule not in ("paper", "corrected"):
@@ -322,8 +320,7 @@ def odd_powers(
     """
     A = check_A(A)
     b = check_b(b, "b", A.shape[0], "A.shape[0]")
-    if isinstance(j, bool) or not isinstance(j, Integral) or j < 0:
-        raise ValueError(f"j={j!r} must be an int >= 0")
+    j = check_int("j", j, lo=0)
     eps, delta, key, kappa, opts = _common(A, eps, delta, key, kappa, sketch, sketch_rows, sparsity,
                                            eps_ose, c_se, rank_rtol, max_iterations, method)
     if schedule not in ("paper", "corrected"):
