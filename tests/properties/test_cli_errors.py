@@ -102,9 +102,9 @@ def test_report_out_directory_that_cannot_be_made(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("module, words", [
-    ("no_such_module_for_issue_26", "cannot be imported (ModuleNotFoundError"),
-    ("tests.test_cli_errors", "lacks the adapter functions the experiment needs: attention_pruning_prune, "
-                              "attention_pruning_wanda"),
+    ("no_such_module_anywhere", "cannot be imported (ModuleNotFoundError"),
+    ("tests.properties.test_cli_errors", "lacks the adapter functions the experiment needs: attention_pruning_prune, "
+                                         "attention_pruning_wanda"),
 ])
 def test_experiment_impl_errors(tmp_path, capsys, module, words):
     out = tmp_path / "exp"
