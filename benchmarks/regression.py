@@ -31,6 +31,7 @@ from benchmarks.machine import machine_info
 from solvers import least_squares as ls
 from solvers import regression as rg
 from solvers._validation import check_array
+from solvers.results import Status
 
 
 def make_problem(n: int, d: int, kappa: float, seed: int):
@@ -201,7 +202,7 @@ def part2(n: int, d: int, kappa: float, js, repeats: int, eps: float, seed: int,
         ra = gram_power_residual(A, np.asarray(r.x), b, j)
         ok_all &= ra <= eps
         print(f"| {j} | {te:.4f} | {ta:.4f} | {ta / te:.2f} | {re_:.1e} | {ra:.1e} | {r.iterations} | "
-              f"{r.matvecs_A + r.matvecs_At} | {r.converged} |")
+              f"{r.matvecs_A + r.matvecs_At} | {r.status is Status.CONVERGED} |")
     print(f"\nall alg5 residuals <= eps_final={eps:g}: {ok_all}")
     return ok_all
 

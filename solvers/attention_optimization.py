@@ -44,7 +44,8 @@ import numpy as np
 from . import sketches
 from ._validation import check_array, check_int, is_finite
 from .memory import check_fits
-from .newton import Result, Status, Step, iterate
+from .newton import Result, Step, iterate
+from .results import Status
 
 __all__ = [
     "KERNELS", "MODELS", "READINGS", "Problem", "flops", "forward", "grad_x", "grad_y", "gradient_tot", "hessian_blocks",

@@ -66,6 +66,7 @@ from jax.scipy.linalg import solve_triangular
 from . import sketches as sk
 from ._validation import check_int, check_real, require_finite
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
+from .results import Status, stopping_status
 from .stable_least_squares import check_refinement_options, preconditioned_cgls
 
 __all__ = ["SKETCHES", "CholQRResult", "bucket_table", "cholqr_lstsq", "rand_cholesky_qr", "sparse_sketch"]
@@ -76,8 +77,9 @@ SKETCHES = ("countsketch", "osnap")
 class CholQRResult(NamedTuple):
     """Output of :func:`cholqr_lstsq`.
 
-    ``x``: solution. ``iterations``: CGLS iterations of each refinement, in order; ``converged``:
-    whether each met its stopping rule. ``passes``: passes over ``A`` in all (sketch, Gram pass,
+    ``x``: solution. ``iterations``: CGLS iterations of each refinement, in order; ``status``:
+    ``Status.CONVERGED`` when each met its stopping rule, else ``Status.MAX_ITERATIONS``
+    (:mod:`solvers.results`). ``passes``: passes over ``A`` in all (sketch, Gram pass,
     one per CGLS iteration and one per refinement; two more when ``A`` had to be rescaled).
     ``sketch``: kind used (``"identity"`` when ``m ≥ n``); ``sketch_rows``: ``m``;
     ``kappa_sketched``: κ(R_s), the sketch's estimate of κ(A) (from the singular values of ``R_s``);
@@ -86,8 +88,8 @@ class CholQRResult(NamedTuple):
     """
 
     x: jax.Array
+    status: Status
     iterations: tuple
-    converged: tuple
     passes: int
     sketch: str
     sketch_rows: int
@@ -344,6 +346,6 @@ def cholqr_lstsq(A, b, *, key, sketch: str = "countsketch", oversampling: float 
         conv.append(bool(ok))
     return CholQRResult(
         x=scale_back(x, b_exp - a_exp, "the solution x of min ‖Ax − b‖"), iterations=tuple(iters),
-        converged=tuple(conv), passes=info["passes"] + sum(iters) + refinements, sketch=info["sketch"],
+        status=stopping_status(all(conv)), passes=info["passes"] + sum(iters) + refinements, sketch=info["sketch"],
         sketch_rows=info["sketch_rows"], kappa_sketched=info["kappa_sketched"],
         route=info["route"])

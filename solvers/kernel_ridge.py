@@ -77,7 +77,7 @@ from .kernel_taylor import (
     taylor_tail,
 )
 from .memory import check_fits
-from .newton import Status
+from .results import Status
 
 __all__ = [
     "EXP_LIMIT",

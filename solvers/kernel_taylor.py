@@ -25,7 +25,7 @@ from jax import lax
 
 from ._validation import check_array, check_int, check_positive, check_real, check_unit
 from .memory import check_fits
-from .newton import Status
+from .results import Status
 
 __all__ = [
     "EXP_LIMIT",

@@ -35,6 +35,7 @@ from jax.scipy.linalg import solve_triangular
 
 from . import sketches as sk
 from ._validation import check_array, check_int, check_positive, check_unit
+from .results import Status, stopping_status
 
 __all__ = [
     "C_SE",
@@ -74,8 +75,9 @@ class SolveResult(NamedTuple):
     """Output of :func:`fast_linear_regression` (alg.1) or :func:`fast_psd_regression` (alg.2).
 
     ``x``: solution. ``iterations``: iterations run; ``max_iterations``: the iteration bound used
-    (alg.1 "gd": ``T₁``; alg.2: ``T₂``; "cg": the cap). ``converged``: the stopping rule was met
-    (always ``True`` for alg.1 "gd", which runs exactly ``T₁`` steps). ``residual``: alg.2 the
+    (alg.1 "gd": ``T₁``; alg.2: ``T₂``; "cg": the cap). ``status``: ``Status.CONVERGED`` when the
+    stopping rule was met (always for alg.1 "gd", which runs exactly ``T₁`` steps), else
+    ``Status.MAX_ITERATIONS`` (:mod:`solvers.results`). ``residual``: alg.2 the
     relative residual ``‖AᵀAx − b‖/‖b‖`` computed in float64 (``None`` for alg.1).
     ``matvecs_A``, ``matvecs_At``: products with ``A`` and ``Aᵀ`` (the sketch excluded).
     ``sketch``: kind used (``"identity"`` when ``m ≥ n``); ``sketch_rows``: ``m``;
@@ -85,9 +87,9 @@ class SolveResult(NamedTuple):
     """
 
     x: jax.Array
+    status: Status
     iterations: int
     max_iterations: int
-    converged: bool
     residual: float | None
     matvecs_A: int
     matvecs_At: int
@@ -421,7 +423,7 @@ def alg1(A, a_exp: int, b, eps, delta, key, opts: Options) -> tuple[SolveResult,
         mv = iters + 1
     res = SolveResult(
         x=scale_back(x, b_exp - a_exp, "the solution x of min ‖Ax − b‖"), iterations=int(iters),
-        max_iterations=int(cap), converged=conv, residual=None,
+        max_iterations=int(cap), status=stopping_status(conv), residual=None,
         matvecs_A=int(mv), matvecs_At=int(mv), sketch=pre.kind, sketch_rows=pre.rows,
         sketch_work=pre.work, qr_shape=pre.qr_shape, kappa_sketch=pre.kappa,
         epsilon=float(eps), delta=float(delta), method=opts.method,
@@ -516,7 +518,7 @@ def alg2(A, a_exp: int, b, eps, delta, key, opts: Options, pre: Preconditioner |
     rel = rn / bnorm if bnorm > 0 else 0.0
     return SolveResult(
         x=scale_back(x, b_exp - 2 * a_exp, "the solution x of AᵀAx = b"), iterations=k,
-        max_iterations=int(T), converged=bool(rn <= eps * bnorm), residual=rel,
+        max_iterations=int(T), status=stopping_status(rn <= eps * bnorm), residual=rel,
         matvecs_A=2 * k, matvecs_At=2 * k, sketch=pre.kind, sketch_rows=pre.rows,
         sketch_work=pre.work, qr_shape=pre.qr_shape, kappa_sketch=pre.kappa,
         epsilon=float(eps), delta=float(delta), method="gd",
@@ -540,7 +542,7 @@ def fast_psd_regression(
        spec inconsistency (i)), capped by the count (b) ``T₂ = ⌈ln(κ(R̃)/ε)/ln(1/c₂)⌉``,
        ``c₂ = (1−ε_ose)^{-4} − 1`` (:func:`psd_gd_cap`), which suffices under the SE. When
        float64 cannot reach ``ε‖b‖`` (``κ(A)²·1e-16 ≳ ε``, spec T4) the loop stops at ``T₂``
-       and ``converged=False``; nothing is raised.
+       with ``status=Status.MAX_ITERATIONS``; nothing is raised.
     5. Return ``x' = Rz_t``.
 
     **Arguments:** ``A`` ``(n, d)``, ``n ≥ d``, full column rank; ``b`` ``(d,)``;

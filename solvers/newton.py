@@ -36,7 +36,6 @@ Example (Newton on f(x) = Σ cosh(x_i), measure ‖f'(x)‖)::
 
 from __future__ import annotations
 
-import enum
 import math
 from collections.abc import Callable
 from numbers import Integral, Real
@@ -44,26 +43,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .results import Status
+
 __all__ = ["Result", "Status", "Step", "iterate"]
-
-
-class Status(enum.Enum):
-    """Why a Newton iteration stopped (as lineax's ``RESULTS``)."""
-
-    #: the termination measure reached ``tol``.
-    CONVERGED = "converged"
-    #: ``max_iter`` updates were taken without reaching ``tol``.
-    MAX_ITERATIONS = "max_iterations"
-    #: the callback returned a true value.
-    CALLBACK = "callback"
-    #: the (unsafeguarded) model Hessian is not numerically positive definite: no Newton step.
-    NOT_POSITIVE_DEFINITE = "not_positive_definite"
-    #: no update could decrease the objective: the direction is not a descent direction, or no
-    #: step length satisfies the line search (the iterate is optimal to rounding, or the model
-    #: is useless there).
-    STALLED = "stalled"
-    #: the step or the termination measure is NaN or inf.
-    NONFINITE = "nonfinite"
 
 
 class Step(NamedTuple):

@@ -57,6 +57,7 @@ from .least_squares import (
     sketch_size,
     unit_scale,
 )
+from .results import Status, stopping_status
 
 __all__ = [
     "ChainResult",
@@ -80,10 +81,12 @@ class ChainResult(NamedTuple):
     ``kappa``: the condition number used to split ε; ``kappa_source``: ``"given"`` (argument)
     or ``"sketch"`` (the safe bound ``κ̂ = κ(R̃)(1+ε_ose)/(1−ε_ose)`` from the first stage's
     sketch, spec alg.3). ``iterations``, ``matvecs_A``, ``matvecs_At``, ``sketch_rows``: totals
-    over the stages. ``converged``: every stage met its stopping rule.
+    over the stages. ``status``: ``Status.CONVERGED`` when every stage met its stopping rule, else
+    ``Status.MAX_ITERATIONS`` (:mod:`solvers.results`).
     """
 
     x: jax.Array
+    status: Status
     stages: tuple
     epsilons: tuple
     deltas: tuple
@@ -93,7 +96,6 @@ class ChainResult(NamedTuple):
     matvecs_A: int
     matvecs_At: int
     sketch_rows: int
-    converged: bool
 
 
 def _chain(x, stages, eps, deltas, kappa, source) -> ChainResult:
@@ -108,7 +110,7 @@ def _chain(x, stages, eps, deltas, kappa, source) -> ChainResult:
         matvecs_A=sum(s.matvecs_A for s in stages),
         matvecs_At=sum(s.matvecs_At for s in stages),
         sketch_rows=sum(s.sketch_rows for s in stages),
-        converged=all(s.converged for s in stages),
+        status=stopping_status(all(s.status is Status.CONVERGED for s in stages)),
     )
 
 # ----------------------------------------------------------------------------- composites
@@ -287,7 +289,7 @@ def even_powers(
     ``η_k = ε·2^{−(j−k+2)}/κ^{2(k−1)}`` (proven in spec thmJ.2). Stage tolerances are
     clipped to ≤ 0.5 (only matters for ``η_k`` ≥ 1, which alg.2's domain excludes).
     Tolerances below float64 reach (spec T4) make stages stop at ``T₂`` with
-    ``converged=False``.
+    ``status=Status.MAX_ITERATIONS``.
     """
     A = check_A(A)
     b = check_b(b, "b", A.shape[1], "A.shape[1]")

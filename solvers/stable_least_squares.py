@@ -58,6 +58,7 @@ from jax.scipy.linalg import solve_triangular
 from . import sketches as sk
 from ._validation import check_int, check_real
 from .least_squares import check_A, check_b, fused_pass, scale_back, unit_scale
+from .results import Status, stopping_status
 
 __all__ = ["SKETCHES", "StableResult", "check_refinement_options", "preconditioned_cgls", "spir"]
 
@@ -84,7 +85,8 @@ class StableResult(NamedTuple):
     """Output of :func:`spir`.
 
     ``x``: solution. ``iterations``: CGLS iterations of each refinement run, in order;
-    ``converged``: whether each refinement met its stopping rule. ``matvecs``: passes over ``A``
+    ``status``: ``Status.CONVERGED`` when each refinement met its stopping rule, else
+    ``Status.MAX_ITERATIONS`` (:mod:`solvers.results`). ``matvecs``: passes over ``A``
     (each gives ``Av`` and ``Aᵀ(·)``; the sketch excluded). ``sketch``: kind used
     (``"identity"`` when ``m ≥ n``); ``sketch_rows``: ``m``; ``qr_shape``: shape factorised.
     ``backward_error``: the sketched Karlson–Waldén estimate ``η̂`` of ``x`` (module docstring,
@@ -92,8 +94,8 @@ class StableResult(NamedTuple):
     """
 
     x: jax.Array
+    status: Status
     iterations: tuple
-    converged: tuple
     matvecs: int
     sketch: str
     sketch_rows: int
@@ -228,5 +230,5 @@ def spir(A, b, *, key, sketch: str = "countsketch", oversampling: float = 4.0, s
             break
     return StableResult(
         x=scale_back(best[1], b_exp - a_exp, "the solution x of min ‖Ax − b‖"), iterations=tuple(iters),
-        converged=tuple(conv), matvecs=sum(iters) + len(iters) + 1, sketch=kind, sketch_rows=int(m),
+        status=stopping_status(all(conv)), matvecs=sum(iters) + len(iters) + 1, sketch=kind, sketch_rows=int(m),
         qr_shape=tuple(SA.shape), backward_error=best[0])

@@ -48,7 +48,7 @@ def attention_pruning_gradient(X, W, M, lam, causal):
 
 def attention_pruning_gd_step(X, W, M, lam, eta, causal):
     """One step of Algorithm 1: M − η∇L(M)."""
-    return _P.run_gd(X, W, lam, eta, 1, M0=M, causal=_flag(causal)).M
+    return _P.final_iterate(_P.run_gd(X, W, lam, eta, 1, M0=M, causal=_flag(causal)))
 
 
 def attention_pruning_gd_trace(X, W, lam, eta, steps, M0, causal):
@@ -64,7 +64,9 @@ def attention_pruning_binarize(scores, rho):
 def attention_pruning_prune(X, W, lam, rho, causal, score="M", steps=300):
     """The experiments' method: momentum-0.9 GD (η = 1/L_loc, M0 = 1) then binarisation by ``score``;
     returns the pruned weight M_bin∘W."""
-    return _P.prune(X, W, lam, rho, causal=_flag(causal), score=score, steps=int(steps))[1]
+    M_bin_W, result = _P.prune(X, W, lam, rho, causal=_flag(causal), score=score, steps=int(steps))[1:]
+    _P.final_iterate(result)  # ValueError when the run overflowed
+    return M_bin_W
 
 
 def attention_pruning_relative_error(X, W, W_pruned, causal):
@@ -79,7 +81,7 @@ def attention_pruning_wanda(W, X, rho):
 
 def attention_pruning_sparsegpt(W, X, rho):
     """SparseGPT-pruned W̃ (XW orientation, exact mode, B = 128, p = 0.01)."""
-    return _P.sparsegpt(W, X, rho).W
+    return _P.pruned_weight(_P.sparsegpt(W, X, rho))
 
 
 def attention_pruning_iteration_flops(n, d):

@@ -7,6 +7,7 @@ from ._baselines import SparseGPTResult as SparseGPTResult
 from ._baselines import count_pruned as count_pruned
 from ._baselines import magnitude as magnitude
 from ._baselines import prune_qk as prune_qk
+from ._baselines import pruned_weight as pruned_weight
 from ._baselines import sparsegpt as sparsegpt
 from ._baselines import sparsegpt_flops as sparsegpt_flops
 from ._baselines import wanda as wanda
@@ -20,6 +21,7 @@ from ._encoder import pad_batch as pad_batch
 from ._gd import GDResult as GDResult
 from ._gd import binarize as binarize
 from ._gd import binarize_count as binarize_count
+from ._gd import final_iterate as final_iterate
 from ._gd import gd_trace as gd_trace
 from ._gd import gradient as gradient
 from ._gd import iteration_flops as iteration_flops
@@ -33,7 +35,8 @@ from ._wordpiece import WordPiece as WordPiece
 
 __all__ = [
     "Bert", "GDResult", "SparseGPTResult", "WordPiece", "batch_relative_error", "bert_bilinear", "bert_forward",
-    "binarize", "binarize_count", "count_pruned", "gd_trace", "gradient", "iteration_flops", "load_bert",
-    "local_lipschitz", "loss", "magnitude", "pad_batch", "prune", "prune_batch", "prune_qk", "relative_error", "run_gd",
+    "binarize", "binarize_count", "count_pruned", "final_iterate", "gd_trace", "gradient", "iteration_flops", "load_bert",
+    "local_lipschitz", "loss", "magnitude", "pad_batch", "prune", "prune_batch", "prune_qk", "pruned_weight",
+    "relative_error", "run_gd",
     "sparsegpt", "sparsegpt_flops", "theorem_lipschitz", "wanda",
 ]

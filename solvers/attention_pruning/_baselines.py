@@ -24,6 +24,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 from .._validation import check_int, check_real  # noqa: E402
+from ..results import Status  # noqa: E402
 from ._gd import binarize  # noqa: E402
 from ._validate import float_matrix  # noqa: E402
 
@@ -32,6 +33,7 @@ __all__ = [
     "count_pruned",
     "magnitude",
     "prune_qk",
+    "pruned_weight",
     "sparsegpt",
     "sparsegpt_flops",
     "wanda",
@@ -96,10 +98,14 @@ def wanda(W, X, rho, *, nm: tuple[int, int] | None = None) -> tuple[np.ndarray, 
 
 
 class SparseGPTResult(NamedTuple):
-    """``W`` the pruned weight W̃ (exact zeros on the mask); ``mask`` True = pruned; ``loss`` Σ e²/2
-    (spec §2.5: = ‖XΔ‖_F² + (λ/2)‖Δ‖_F² with H = 2XᵀX); ``percdamp`` the p used."""
+    """``W`` the pruned weight W̃ (exact zeros on the mask); ``status`` ``Status.CONVERGED``, or
+    ``Status.NOT_POSITIVE_DEFINITE`` when the damped Hessian's factorisation failed for every p < 1
+    (spec §2.4; then nothing is pruned: ``W`` is the input, ``mask`` all False, ``loss`` 0);
+    ``mask`` True = pruned; ``loss`` Σ e²/2 (spec §2.5: = ‖XΔ‖_F² + (λ/2)‖Δ‖_F² with H = 2XᵀX);
+    ``percdamp`` the p used (the last p tried when the factorisation failed)."""
 
     W: np.ndarray
+    status: Status
     mask: np.ndarray
     loss: float
     percdamp: float
@@ -179,21 +185,32 @@ def _check_gram_fits(X) -> None:
 def sparsegpt(W, X, rho, *, blocksize: int = 128, percdamp: float = 0.01,
               nm: tuple[int, int] | None = None) -> SparseGPTResult:
     """SparseGPT, mode "exact" (spec §2.1–2.6) with the optional dampening retry of §2.4 (p ← p + 0.01
-    while the factorisation fails; error once p ≥ 1): unstructured, or N:M with ``nm`` = (N, M) (§2.7:
+    while the factorisation fails; once p ≥ 1 the result's status is ``Status.NOT_POSITIVE_DEFINITE``
+    and nothing is pruned): unstructured, or N:M with ``nm`` = (N, M) (§2.7:
     at each group's first row, per output the N smallest w²/U_ii² of the M rows, from the current
     updated W, stable; ρ must be N/M, M must divide d_in and the block size)."""
     W, X = _layer(W, X)
     rho = check_real("rho", rho, lo=0, hi=1)
     blocksize = check_int("blocksize", blocksize, lo=1)
     nm = None if nm is None else _nm(nm, rho, W.shape[0], blocksize)
-    p = check_real("percdamp", percdamp, lo=0)
+    p = check_real("percdamp", percdamp, lo=0, hi=1, hi_open=True)
     _check_gram_fits(X)
+    tried = p
     while p < 1:
         Wt, mask, loss, U = _sparsegpt(W, X, p, rho, blocksize, nm)
         if bool(jnp.all(jnp.isfinite(U))) and bool(jnp.all(jnp.diag(U) > 0)) and bool(jnp.all(jnp.isfinite(Wt))):
-            return SparseGPTResult(np.asarray(Wt), np.asarray(mask), float(loss), p)
-        p += 0.01
-    raise ValueError(f"percdamp={percdamp!r}: the damped Hessian factorisation failed up to p = 1")
+            return SparseGPTResult(np.asarray(Wt), Status.CONVERGED, np.asarray(mask), float(loss), p)
+        tried, p = p, p + 0.01
+    return SparseGPTResult(np.array(W), Status.NOT_POSITIVE_DEFINITE, np.zeros(W.shape, dtype=bool), 0.0, tried)
+
+
+def pruned_weight(result: SparseGPTResult) -> np.ndarray:
+    """``result.W`` when SparseGPT pruned; ValueError when its damped Hessian factorisation failed
+    (``Status.NOT_POSITIVE_DEFINITE``), for callers that need a pruned weight."""
+    if result.status is not Status.CONVERGED:
+        raise ValueError(f"SparseGPT: the damped Hessian factorisation failed up to p = 1 "
+                         f"(status {result.status.value}, last p = {result.percdamp:.2f})")
+    return result.W
 
 
 def sparsegpt_flops(n: int, d: int) -> float:
@@ -216,5 +233,5 @@ def prune_qk(W_Q, W_K, X, rho, method: str) -> np.ndarray:
     if method == "wanda":
         return wanda(W_Q, X, rho)[0] @ wanda(W_K, X, rho)[0].T
     if method == "sparsegpt":
-        return sparsegpt(W_Q, X, rho).W @ sparsegpt(W_K, X, rho).W.T
+        return pruned_weight(sparsegpt(W_Q, X, rho)) @ pruned_weight(sparsegpt(W_K, X, rho)).T
     raise ValueError(f"method={method!r} must be 'wanda' or 'sparsegpt'")

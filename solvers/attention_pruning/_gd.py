@@ -25,14 +25,16 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .._validation import check_bool, check_int, check_real  # noqa: E402
+from .._validation import check_bool, check_int, check_real, is_finite  # noqa: E402
 from ..memory import check_fits  # noqa: E402
+from ..results import Status  # noqa: E402
 from ._validate import finite, float_matrix, square_like  # noqa: E402
 
 __all__ = [
     "GDResult",
     "binarize",
     "binarize_count",
+    "final_iterate",
     "gd_trace",
     "gradient",
     "iteration_flops",
@@ -108,12 +110,17 @@ def relative_error(X, W, W_pruned, *, causal: bool = True) -> float:
 class GDResult(NamedTuple):
     """Result of :func:`run_gd`.
 
-    **Fields:** ``M`` the last iterate (d, d); ``losses`` L(M_t) for t = 0, …, T (length T + 1);
-    ``min_f`` min_{ij} f̃(M_t)_{ij} over the allowed entries, for t = 0, …, T (the δ of the
-    hypotheses along the trajectory); ``eta``, ``momentum``, ``steps``.
+    **Fields:** ``M`` the last iterate (d, d); ``status`` ``Status.CONVERGED`` when all the steps
+    asked for were taken, ``Status.NONFINITE`` when an iterate overflowed (a step size too large for
+    this loss: the result then holds the trajectory up to the last iterate whose loss and min f̃ are
+    finite); ``losses`` L(M_t) for t = 0, …, T (length T + 1); ``min_f`` min_{ij} f̃(M_t)_{ij} over
+    the allowed entries, for t = 0, …, T (the δ of the hypotheses along the trajectory); ``eta``,
+    ``momentum``; ``steps`` the T updates taken (fewer than asked when ``status`` is
+    ``Status.NONFINITE``).
     """
 
     M: np.ndarray
+    status: Status
     losses: np.ndarray
     min_f: np.ndarray
     eta: float
@@ -146,7 +153,9 @@ def _gd(X, W, M0, lam, eta, beta, causal, steps):
 def run_gd(X, W, lam, eta, steps, *, M0=None, causal: bool = False, momentum: float = 0.0) -> GDResult:
     """Algorithm 1 (spec alg.gd): M_{t+1} = M_t − η∇L(M_t) for ``steps`` steps from M0 (default
     1_{d×d}); with ``momentum`` β > 0 the heavy-ball variant V ← βV + ∇L(M), M ← M − ηV
-    (alg.gd_momentum, β = 0.9 in the experiments).  No projection onto [0, 1]^{d×d} (spec note)."""
+    (alg.gd_momentum, β = 0.9 in the experiments).  No projection onto [0, 1]^{d×d} (spec note).
+    An iterate that overflows is reported by ``Status.NONFINITE`` (:class:`GDResult`); ValueError
+    when the start M0 itself overflows (X too large)."""
     X, W = square_like(X, W)
     M0 = np.ones_like(W) if M0 is None else float_matrix("M0", M0, shape=W.shape)
     lam = check_real("lam", lam, lo=0)
@@ -156,9 +165,26 @@ def run_gd(X, W, lam, eta, steps, *, M0=None, causal: bool = False, momentum: fl
     beta = check_real("momentum", momentum, lo=0, hi=1, hi_open=True)
     steps = check_int("steps", steps, lo=0)
     check_fits(16 * (steps + 1), "the loss and min f̃ histories", steps=steps)
-    M, Ls, mfs = finite(f"a GD iterate (eta={eta!r}, momentum={beta!r}, steps={steps})",
-                        _gd(X, W, M0, lam, eta, beta, check_bool("causal", causal), steps), X)
-    return GDResult(np.asarray(M), np.asarray(Ls), np.asarray(mfs), eta, beta, steps)
+    causal = check_bool("causal", causal)
+    out = _gd(X, W, M0, lam, eta, beta, causal, steps)
+    status = Status.CONVERGED
+    if not is_finite(out):
+        ok = np.isfinite(np.asarray(out[1])) & np.isfinite(np.asarray(out[2]))
+        steps, status = (int(np.argmin(ok)) if not ok.all() else steps) - 1, Status.NONFINITE
+        if steps >= 0:  # rerun to the last iterate whose loss and min f̃ are finite
+            out = _gd(X, W, M0, lam, eta, beta, causal, steps)
+    M, Ls, mfs = finite(f"a GD iterate (eta={eta!r}, momentum={beta!r}, steps={max(steps, 0)})", out, X)  # M0 overflows
+    return GDResult(np.asarray(M), status, np.asarray(Ls), np.asarray(mfs), eta, beta, steps)
+
+
+def final_iterate(result: GDResult) -> np.ndarray:
+    """``result.M`` when every step asked for was taken; ValueError when an iterate overflowed
+    (``Status.NONFINITE``), for callers that need the iterate of the full run."""
+    if result.status is not Status.CONVERGED:
+        raise ValueError(f"a GD iterate (eta={result.eta!r}, momentum={result.momentum!r}) is not finite in float64 "
+                         f"after {result.steps} finite steps (status {result.status.value}): the step size is too "
+                         f"large for this loss")
+    return result.M
 
 
 @partial(jax.jit, static_argnames=("causal", "steps"))
@@ -263,7 +289,8 @@ def prune(X, W, lam, rho, *, causal: bool = True, score: str = "M", steps: int =
           eta: float | None = None, M0=None) -> tuple[np.ndarray, np.ndarray, GDResult]:
     """The method of the paper's experiments (spec §4.1): momentum GD on the loss of Def 3.2 from M0
     (default 1_{d×d}) with η = 1/L_loc (1 when L_loc = 0), then binarisation at ρ by ``score`` "M" (the learned mask,
-    primary reading) or "MW" (|M∘W|, the alternative reading).  Returns (M_bin, M_bin∘W, GD result)."""
+    primary reading) or "MW" (|M∘W|, the alternative reading).  Returns (M_bin, M_bin∘W, GD result): check
+    the GD result's ``status`` (``Status.NONFINITE``: M_bin is of the last finite iterate)."""
     if score not in ("M", "MW"):
         raise ValueError(f"score={score!r} must be 'M' or 'MW'")
     rho = check_real("rho", rho, lo=0, hi=1)

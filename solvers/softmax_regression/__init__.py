@@ -24,7 +24,7 @@ result would not be finite in float64.  Everything is float64 (``jax_enable_x64`
 never imports ``oracle``.
 """
 
-from ..newton import Status as Status
+from ..results import Status as Status
 from .approximate import approximate_newton as approximate_newton
 from .approximate import iteration_flops as iteration_flops
 from .approximate import sample_size as sample_size

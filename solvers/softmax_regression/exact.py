@@ -17,7 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._validation import check_int, check_real
-from ..newton import Status, Step, iterate
+from ..newton import Step, iterate
+from ..results import Status
 from .objective import (
     hessian_from_u,
     loss_u,

@@ -17,7 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._validation import all_finite, check_int
-from ..newton import Status, Step, iterate
+from ..newton import Step, iterate
+from ..results import Status
 from ..sketches import as_key
 from .exact import ARMIJO_C, MAX_HALVINGS, NewtonResult, check_start, host_direction, prepare_solve
 from .objective import loss_u, symmetrize

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from solvers import regression as rg
+from solvers.results import Status
 
 N, D = 8192, 4  # spec sketch sizes stay below n here, so the sketched path is exercised
 
@@ -67,7 +68,7 @@ def test_fast_linear_regression(kappa, method, sketch):
     assert res <= (1 + eps) * opt, (
         f"residual/OPT − 1 = {res / opt - 1:.2e} > eps={eps} [alg.1 {method} {sketch} κ={kappa:g}]")
     assert r.sketch == sketch, f"sketch={r.sketch}, expected {sketch} (m={r.sketch_rows} < n={N})"
-    assert r.converged, f"converged=False [alg.1 {method}]"
+    assert r.status is Status.CONVERGED, f"status={r.status} [alg.1 {method}]"
 
 
 def test_fast_linear_regression_counts(well):
@@ -111,8 +112,8 @@ def test_fast_psd_regression(kappa, eps):
     fwd = np.linalg.norm(x - x_star)
     bound = eps * np.linalg.norm(b) * kappa**2  # σ_min = 1/κ, σ_max = 1
     assert fwd <= bound, f"‖x − x*‖ = {fwd:.2e} > ε‖b‖/σ_min² = {bound:.2e}"
-    assert r.converged and r.iterations <= r.max_iterations, (
-        f"converged={r.converged}, iterations={r.iterations}, T₂={r.max_iterations}")
+    assert r.status is Status.CONVERGED and r.iterations <= r.max_iterations, (
+        f"status={r.status}, iterations={r.iterations}, T₂={r.max_iterations}")
     assert r.matvecs_A == r.matvecs_At == 2 * r.iterations, (
         f"matvecs {r.matvecs_A}/{r.matvecs_At} != 2·iterations={2 * r.iterations}")
 
