@@ -147,10 +147,13 @@ CASES = [
     ("approximate_newton eps0=1e-200", lambda: sr.approximate_newton(SM_A, SM_B, SM_W, key=0, eps0=1e-200),
      r"^eps0=1e-200 must be large enough"),
     ("sample_size eps0=1e-160", lambda: sr.sample_size(3, eps0=1e-160, delta=0.1), r"^eps0=1e-160"),
-    ("sparsify complex A", lambda: sr.sparsify(SM_A + 0j, SM_W, eps0=0.5, delta=0.1, key=0), r"^A.dtype=complex128 must be a real"),
-    ("sparsify complex D", lambda: sr.sparsify(SM_A, SM_W * 1j, eps0=0.5, delta=0.1, key=0), r"^D.dtype=complex128 must be a real"),
+    ("sparsify complex A", lambda: sr.sparsify(SM_A + 0j, SM_W, eps0=0.5, delta=0.1, key=0),
+     r"^A.dtype=complex128 must be a real"),
+    ("sparsify complex D", lambda: sr.sparsify(SM_A, SM_W * 1j, eps0=0.5, delta=0.1, key=0),
+     r"^D.dtype=complex128 must be a real"),
     ("sparsify key=2**64", lambda: sr.sparsify(SM_A, SM_W, eps0=0.5, delta=0.1, key=2**64), r"^key=18446744073709551616"),
-    ("hessian_kernel_B complex b", lambda: sr.hessian_kernel_B(SM_A, SM_B * 1j, np.zeros(3)), r"^b.dtype=complex128 must be a real"),
+    ("hessian_kernel_B complex b", lambda: sr.hessian_kernel_B(SM_A, SM_B * 1j, np.zeros(3)),
+     r"^b.dtype=complex128 must be a real"),
     # --- adapter functions (the contract's argument names)
     ("adapter fast_linear_regression complex A", lambda: ad.fast_linear_regression(A + 1j, B_N, 0.1, 0.1, 0),
      r"^A.dtype=complex128"),
@@ -165,7 +168,8 @@ CASES = [
      r"^H_tilde must be nonsingular"),
     ("adapter softmax_sparsify seed=2**64", lambda: ad.softmax_sparsify(SM_A, SM_W, 0.5, 0.1, 2**64),
      r"^seed=18446744073709551616"),
-    ("adapter softmax_loss complex x", lambda: ad.softmax_loss(SM_A, SM_B, SM_W, np.zeros(3) + 1j), r"^x.dtype=complex128 must be a real"),
+    ("adapter softmax_loss complex x", lambda: ad.softmax_loss(SM_A, SM_B, SM_W, np.zeros(3) + 1j),
+     r"^x.dtype=complex128 must be a real"),
     ("adapter srht_apply_ops k=0", lambda: ad.srht_apply_ops(64, 0, 8), r"^k=0 must be >= 1"),
 ]
 

@@ -15,8 +15,9 @@ FAST = "attention_pruning.emp.real_llama"  # not applicable: done at once
 SLOW = ("attention_kernel_regression.thmL.3", "attention_kernel_regression.thmL.8")  # about 1 and 3 min at ci
 
 
-def test_ctrl_c_with_jobs_2_exits_within_seconds_keeping_what_finished(tmp_path):
-    path = tmp_path / "ledger.json"
+def _ledger_inside_the_slow_claims(path):
+    """A ``--jobs 2`` ledger run writing ``path``, returned once the fast claim is written and both workers
+    are inside a slow claim."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     args = [a for cid in (FAST, *SLOW) for a in ("--claims", cid)]
     proc = subprocess.Popen([sys.executable, "-m", "properties", *args, "--jobs", "2", "--json", str(path)],
@@ -25,7 +26,13 @@ def test_ctrl_c_with_jobs_2_exits_within_seconds_keeping_what_finished(tmp_path)
     while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None, "the run must still be judging the slow claims"
-    time.sleep(1.0)  # both workers are now inside a slow claim
+    time.sleep(1.0)
+    return proc
+
+
+def test_ctrl_c_with_jobs_2_exits_within_seconds_keeping_what_finished(tmp_path):
+    path = tmp_path / "ledger.json"
+    proc = _ledger_inside_the_slow_claims(path)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
@@ -58,16 +65,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc (Linux)")
 def test_sigterm_with_jobs_2_leaves_no_worker_alive(tmp_path):
-    path = tmp_path / "ledger.json"
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    args = [a for cid in (FAST, *SLOW) for a in ("--claims", cid)]
-    proc = subprocess.Popen([sys.executable, "-m", "properties", *args, "--jobs", "2", "--json", str(path)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert proc.poll() is None, "the run must still be judging the slow claims"
-    time.sleep(1.0)
+    proc = _ledger_inside_the_slow_claims(tmp_path / "ledger.json")
     workers = _children(proc.pid)
     assert workers, "the workers of --jobs 2"
     proc.send_signal(signal.SIGTERM)
