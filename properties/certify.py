@@ -8,14 +8,18 @@ recorded.  A paper declares how to certify its claims in ``properties/<paper>/ce
 the runner that evaluates them, writes the certificates and re-checks them.
 
 The certificate (JSON) holds the claim id and statement, the instance by name both as exact rationals
-and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius), the method, the
-precision in bits, the premises proven and any witness (``hints``), and what it proves: the claim's
+and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius, and their text), the
+method, the precision in bits, the premises proven and any witness (``hints``: a Loewner refutation's
+vector under ``witness``), and what it proves: the claim's
 provenance, the reading judged and the strength of the falsification (:func:`what_is_proven`).  :func:`check_certificate`
 re-verifies one from its instance alone with python-flint: the certifier is run again at the recorded
 precision with the recorded witness, the violation (or the strict inequality of a repair) must be
-certain, every premise proven, each recomputed enclosure must overlap the recorded one, and the
-provenance, reading and strength must be the registry's, so a certificate with a moved instance, a
-changed bound, swapped fields or an overstated strength is rejected.
+certain, every premise proven (a failed one is named), what the certificate displays must be the
+recomputation's (each enclosure's text, its midpoint ± radius rendering as that text, what was enclosed,
+each premise: :func:`_display_disagrees`), and the provenance, reading and strength must be the
+registry's, so a certificate with a moved instance, a changed bound, swapped fields, an edited display or
+an overstated strength is rejected.  Only certificates are written to the folder; why a claim or repair
+is not certified is said in the errata.
 """
 
 from __future__ import annotations
@@ -187,6 +191,18 @@ def _decides(cert: Certifier, ev: Evidence) -> bool:
     return good and premises_hold(ev.premises)
 
 
+def _failed_premise(premises) -> str:
+    """The first premise not proven, named with its statement (and its enclosures when it is
+    :class:`Evidence`), or "" when every premise holds."""
+    for p in premises:
+        if isinstance(p, Fact) and not p.proven:
+            return f"the premise {p.what!r} is not proven ({p.method} decides it false)"
+        if isinstance(p, Evidence) and not p.holds():
+            return (f"the premise {p.what!r} is not proven: measured {p.measured.str(8, radius=True)} "
+                    f"{p.relation} bound {p.bound.str(8, radius=True)} not certain")
+    return ""
+
+
 def _premise_record(p) -> dict:
     if isinstance(p, Fact):
         return {"what": p.what, "method": p.method, "proven": p.proven}
@@ -239,7 +255,7 @@ def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
                 "hints": ev.hints}
         last = (f"at {bits} bits measured {ev.measured.str(8, radius=True)} {ev.relation} bound "
                 f"{ev.bound.str(8, radius=True)} not decided" + ("" if premises_hold(ev.premises)
-                                                                 else "; a premise not proven"))
+                                                                 else f"; {_failed_premise(ev.premises)}"))
     return base | {"certified": False, "instance": encoded, "reason": f"not decided up to {BITS[-1]} bits ({last})"}
 
 
@@ -274,16 +290,57 @@ def check_certificate(doc: dict, claims: dict[str, Claim], certs: dict) -> str:
     if ev.relation != doc["relation"]:
         return f"relation {ev.relation} recomputed, {doc['relation']} recorded"
     if not _decides(cert, ev):
-        return ("the recomputed enclosures do not prove it: measured "
+        return (_failed_premise(ev.premises) or "the recomputed enclosures do not prove it: measured "
                 f"{ev.measured.str(8, radius=True)} {ev.relation} bound {ev.bound.str(8, radius=True)}")
+    return _display_disagrees(doc, ev, bits)
+
+
+def _record_disagrees(name: str, rec, value: arb, bits: int) -> str:
+    """"" when the recorded enclosure ``rec`` of ``name`` is the recomputed ``value`` as displayed: its
+    ``text`` is the recomputation's (12 digits, radius rounded up to 3) and its exact ``mid`` ± ``rad``
+    renders as that text and overlaps ``value``; else what differs.  An edited text, or a radius widened
+    (to 1e100, or by any amount the text shows), is rejected; the last bits of ``rad`` below the display,
+    which differ between python-flint builds, are not compared."""
+    try:
+        with ball.at_bits(bits):
+            recorded = _ball_from_record(rec)
+            rendered = recorded.str(12, radius=True)
+        text = rec["text"]
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        return f"recorded {name} malformed: {type(exc).__name__}: {exc}"
+    again = value.str(12, radius=True)
+    if text != again:
+        return f"recorded {name} text {str(text)[:60]!r} differs from the recomputed {again!r}"
+    if not recorded.overlaps(value):
+        return f"recorded {name} {text} disagrees with the recomputed {value.str(8, radius=True)}"
+    if rendered != text:
+        return f"recorded {name} mid ± rad is {rendered[:60]!r}, not its text {text!r} (the recomputed enclosure)"
+    return ""
+
+
+def _display_disagrees(doc: dict, ev: Evidence, bits: int) -> str:
+    """"" when what the certificate displays is the recomputation's at ``bits`` (what was enclosed, the
+    measured and bound enclosures, and each premise: its statement, method, decision and enclosures,
+    :func:`_record_disagrees`), else the first difference."""
     for side, value in (("measured", ev.measured), ("bound", ev.bound)):
-        try:
-            with ball.at_bits(bits):
-                recorded = _ball_from_record(doc[side])
-        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
-            return f"recorded {side} malformed: {exc}"
-        if not recorded.overlaps(value):
-            return f"recorded {side} {doc[side].get('text')} disagrees with the recomputed {value.str(8, radius=True)}"
+        why = _record_disagrees(side, doc.get(side), value, bits)
+        if why:
+            return why
+    if doc.get("enclosed") != ev.what:
+        return f"recorded enclosed {doc.get('enclosed')!r} differs from the recomputed {ev.what!r}"
+    recorded = doc.get("premises")
+    if not isinstance(recorded, list) or len(recorded) != len(ev.premises):
+        return f"{len(ev.premises)} premises recomputed, the certificate records {recorded!r:.60}"
+    for rec, p in zip(recorded, ev.premises):
+        again = _premise_record(p)
+        if not isinstance(rec, dict) or set(rec) != set(again):
+            return f"recorded premise {p.what!r} has fields {sorted(rec) if isinstance(rec, dict) else rec!r}"
+        for key in again:
+            why = (_record_disagrees(f"premise {p.what!r} {key}", rec[key], getattr(p, key), bits)
+                   if key in ("measured", "bound") else "" if rec[key] == again[key] else
+                   f"recorded premise {p.what!r}: {key} {rec[key]!r} differs from the recomputed {again[key]!r}")
+            if why:
+                return why
     return ""
 
 
@@ -306,7 +363,8 @@ def _file_name(claim_id: str, target: str) -> str:
 def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = None, certs: dict | None = None,
                    progress=None) -> dict[tuple[str, str], dict]:
     """Certify every falsified claim and verified repair of the ledger ``entries``; write each certificate
-    (or the reason it could not be made) to ``out_dir/<id>.<target>.json``; return them by (id, target).
+    to ``out_dir/<id>.<target>.json`` (nothing for one that could not be made, so that ``--check`` on the
+    folder verifies every file); return them all by (id, target), each uncertified one with its reason.
     ``progress(line)`` is called after each (e.g. ``print``)."""
     claims = load_all() if claims is None else claims
     certs = certifiers() if certs is None else certs
@@ -328,7 +386,8 @@ def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = N
                 doc = {"claim": entry["id"], "target": target, "statement": entry["statement"],
                        "certified": False, "reason": f"error: {type(exc).__name__}: {exc}"}
         doc["seconds"] = round(time.perf_counter() - t0, 3)
-        write_atomic(os.path.join(out_dir, _file_name(entry["id"], target)), doc)
+        if doc.get("certified"):  # the folder holds proofs only; why the others are not is the errata's
+            write_atomic(os.path.join(out_dir, _file_name(entry["id"], target)), doc)
         docs[(entry["id"], target)] = doc
         if progress is not None:
             status = (f"certified ({doc['method']}, {doc['bits']} bits)" if doc.get("certified")

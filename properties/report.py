@@ -67,7 +67,10 @@ def certificate_text(doc: dict | None) -> str:
     if doc is None:
         return "not certified (no certificate was made: python -m properties certify)"
     if not doc.get("certified"):
-        return f"not certified: {doc.get('reason', 'no reason recorded')}"
+        why = doc.get("reason", "no reason recorded")
+        if doc.get("target") == "repair":  # no file in certificates/: the search's verdict is all there is
+            return f"verified by the ledger's search, not certified (no certificate file): {why}"
+        return f"not certified: {why}"
     exact_tie = (doc["measured"].get("rad") == "0" and doc["bound"].get("rad") == "0"
                  and doc["measured"].get("mid") == doc["bound"].get("mid"))
     proven = "fails" if doc["target"] == "violation" else ("holds with equality, exactly" if exact_tie

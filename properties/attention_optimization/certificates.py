@@ -3,8 +3,9 @@ evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``, ints for
 :class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds: strictly, or
 with equality proven in exact rationals where the worst example attains the bound, :mod:`.certificates_tight`).
 
-Loewner statements X ⪯ Y are refuted by a witness v with vᵀXv > vᵀYv (found numerically from the
-midpoints, rounded to float64, recorded as "p/q" hints and then exact); Hessians of the loss are
+Loewner statements X ⪯ Y are refuted by a witness z with zᵀXz > zᵀYz (found numerically from the
+midpoints, rounded to float64, recorded as "p/q" in the hints' ``witness`` and then exact; named z,
+not after a symbol of the statements); Hessians of the loss are
 enclosed by Taylor series (:mod:`.certificates_loss`), never by a closed form.  Where a statement
 bounds by the H8/H12 radius R, R is the upper end R̄ of the enclosure of the smallest admissible radius
 (a dyadic, so every hypothesis "quantity ≤ R̄" is proven in balls) — a bound increasing in R is then
@@ -53,9 +54,9 @@ def _lowest_eigenvector(S: arb_mat) -> np.ndarray:
 
 
 def _loewner_at(X: arb_mat, Y: arb_mat, hints, what: str, premises=()) -> Evidence:
-    """``X ⪯ Y`` judged at a witness v: Evidence that vᵀXv ≤ vᵀYv (violated: v proves X ⪯ Y false)."""
-    v, rec = _witness(hints, "v", lambda: _lowest_eigenvector(Y - X))
-    return Evidence("≤", ball.quadratic_form(v, X), ball.quadratic_form(v, Y), what=f"vᵀ({what})v at the witness v",
+    """``X ⪯ Y`` judged at a witness z: Evidence that zᵀXz ≤ zᵀYz (violated: z proves X ⪯ Y false)."""
+    z, rec = _witness(hints, "witness", lambda: _lowest_eigenvector(Y - X))
+    return Evidence("≤", ball.quadratic_form(z, X), ball.quadratic_form(z, Y), what=f"zᵀ({what})z at the witness z",
                     premises=list(premises), hints=rec)
 
 
@@ -78,7 +79,7 @@ def _fact4_4_p6(inst, hints):
     vu = fmpq_mat([[v[i, 0] * u[i, 0]] for i in range(u.nrows())])
     top = max(abs(v[i, 0]) for i in range(v.nrows()))
     X, Y = ball.matrix(vu * vu.transpose()), ball.matrix(u * u.transpose() * (top * top))
-    return _loewner_at(X, Y, hints, "(v∘u)(v∘u)ᵀ) against vᵀ(‖v‖_∞²uuᵀ")
+    return _loewner_at(X, Y, hints, "(v∘u)(v∘u)ᵀ) against zᵀ(‖v‖_∞²uuᵀ")
 
 
 # -- Lemmas 7.4, 11.4: the paper's kernels against the true Hessians --------------------------------
@@ -232,7 +233,7 @@ def _lem9_1_p3(inst, hints):
     Kb = ball.matrix(K)
     H = Kb.transpose() * (L.B_x_paper(*_fvc(A1, A2, A3, B, x, y, j0, i0)) + W) * Kb
     k = Kb.ncols()
-    return _loewner_at(ball.diag([l] * k), H, hints, "l·I) against vᵀ(𝖠ᵀ(B_paper + W)𝖠", premises)
+    return _loewner_at(ball.diag([l] * k), H, hints, "l·I) against zᵀ(𝖠ᵀ(B_paper + W)𝖠", premises)
 
 
 @CERTIFIERS.violation("attention_optimization.lem9.1.p5",
@@ -253,7 +254,7 @@ def _lem9_1_p5(inst, hints):
             H += Kb.transpose() * L.B_x_paper(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * Kb
     A1b, A2b = ball.matrix(A1), ball.matrix(A2)
     H += ball.kron(A1b.transpose() * A1b, A2b.transpose() * ball.diag(w) * A2b) * d
-    return _loewner_at(ball.diag([l] * (d * d)), H, hints, "l·I) against vᵀ(H + H_reg", premises)
+    return _loewner_at(ball.diag([l] * (d * d)), H, hints, "l·I) against zᵀ(H + H_reg", premises)
 
 
 # -- Section 14 on quadratics ---------------------------------------------------------------------------

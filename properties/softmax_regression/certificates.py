@@ -2,8 +2,9 @@
 evaluator takes the statement's objects exactly (``fmpq``/``fmpq_mat``) and returns the
 :class:`~properties.evidence.Evidence` that the claim fails there (or that its repair holds).
 
-Loewner statements X ⪯ Y between exact rational matrices are refuted by a witness: a rational v with
-vᵀ(Y − X)v < 0 (found in float64, rounded, recorded in the hints as "p/q" and reused by ``--check``), and
+Loewner statements X ⪯ Y between exact rational matrices are refuted by a witness: a rational z with
+zᵀ(Y − X)z < 0 (found in float64, rounded, recorded in the hints' ``witness`` as "p/q" and reused by
+``--check``; named z, not after a symbol of the statements), and
 proven by the exact LDLᵀ of Y − X: the evidence is its smallest pivot against 0 (an exact rational), the
 premise the full decision (every pivot ≥ 0, a zero pivot only with a zero row).  Identities of the
 Hessian (lem5.15.paperB) are judged on ∇²L_exp by forward differentiation in balls
@@ -37,7 +38,7 @@ def _loewner_holds(X: fmpq_mat, Y: fmpq_mat, what: str, premises=()) -> Evidence
 def _witness(D: fmpq_mat, hints) -> fmpq_mat:
     """The recorded witness, or an eigenvector of D's smallest eigenvalue rounded to float64 (exact then)."""
     if hints:
-        return ball.rational_vector([ball.from_fraction(t) for t in hints["v"]])
+        return ball.rational_vector([ball.from_fraction(t) for t in hints["witness"]])
     n = D.nrows()
     dense = np.array([[float(D[i, j]) for j in range(n)] for i in range(n)])
     _, vectors = np.linalg.eigh((dense + dense.T) / 2)
@@ -46,12 +47,12 @@ def _witness(D: fmpq_mat, hints) -> fmpq_mat:
 
 
 def _loewner_fails(X: fmpq_mat, Y: fmpq_mat, what: str, hints, premises=()) -> Evidence:
-    """X ⪯ Y refuted by a witness: vᵀ(Y − X)v < 0, exactly (v rational)."""
+    """X ⪯ Y refuted by a witness: zᵀ(Y − X)z < 0, exactly (z rational)."""
     D = Y - X
-    v = _witness(D, hints)
-    value = (v.transpose() * D * v)[0, 0]
-    return Evidence("≥", arb(value), arb(0), what=f"vᵀ({what})v for the witness v", premises=list(premises),
-                    hints={"v": [str(ball.to_fraction(v[i, 0])) for i in range(v.nrows())]})
+    z = _witness(D, hints)
+    value = (z.transpose() * D * z)[0, 0]
+    return Evidence("≥", arb(value), arb(0), what=f"zᵀ({what})z for the witness z", premises=list(premises),
+                    hints={"witness": [str(ball.to_fraction(z[i, 0])) for i in range(z.nrows())]})
 
 
 def _outer(u: fmpq_mat) -> fmpq_mat:

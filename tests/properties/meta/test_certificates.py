@@ -92,6 +92,35 @@ def test_edited_statement_and_inconsistent_forms_are_rejected(registry, good):
     assert "not a certificate" in check_certificate(bad, *registry)
 
 
+def test_tampered_display_fields_are_rejected(registry, good):
+    """What a certificate displays is the recomputation's: an edited text, a radius widened to 1e100 (an
+    enclosure that still overlaps), an edited premise or an edited description of what was enclosed is
+    rejected, each naming the field."""
+    edits = {
+        "measured text": lambda d: d["measured"].update(text="[2.00000000000 +/- 6e-16]"),
+        "bound text": lambda d: d["bound"].update(text="[0.5 +/- 1e-3]"),
+        "rad": lambda d: d["measured"].update(rad="1e100"),
+        "premise": lambda d: d["premises"][0].update(what="U ⪯ 2αV"),
+        "enclosed": lambda d: d.update(enclosed=d["enclosed"] + " (edited)"),
+    }
+    for name, edit in edits.items():
+        bad = copy.deepcopy(good)
+        edit(bad)
+        why = check_certificate(bad, *registry)
+        assert why != "", f"an edited {name} was accepted"
+        assert name.split()[0] in why or "text" in why, (name, why)
+
+
+def test_failed_premise_is_reported_as_that_premise(registry, good):
+    """U = 2, V = 1, α = 1: ‖U‖ = 2 > α‖V‖ still, but U ⪯ αV is false; the rejection names that premise
+    and its method, not a bare "measured 1 ≤ bound 0"."""
+    bad = copy.deepcopy(good)
+    _set_number(bad["instance"]["U"], 2.0)
+    why = check_certificate(bad, *registry)
+    assert "premise 'U ⪯ αV" in why and "exact rational LDLᵀ" in why, why
+    assert "measured 1" not in why, why
+
+
 def test_check_command_exit_codes(tmp_path, good, capsys):
     ok, bad = tmp_path / "ok.json", tmp_path / "bad.json"
     ok.write_text(json.dumps(good), encoding="utf-8")
@@ -116,14 +145,16 @@ def test_certifiers_name_falsified_claims_or_repairs(registry):
 
 
 def test_shipped_certificates_verify(registry):
-    """Every certificate committed under errata/certificates/ re-verifies from its instance alone."""
+    """Every file committed under errata/certificates/ is a certificate (why a claim or repair is not
+    certified is the errata's) and re-verifies from its instance alone, so ``certify --check`` on the
+    folder exits 0."""
     paths = sorted(glob.glob(os.path.join(ROOT, "errata", "certificates", "*.json")))
-    docs = [json.load(open(p, encoding="utf-8")) for p in paths]
-    made = [d for d in docs if d.get("certified")]
-    assert paths and made, "no certificate is committed under errata/certificates/"
-    for path, doc in zip(paths, docs):
-        if doc.get("certified"):
-            assert check_certificate(doc, *registry) == "", path
+    assert paths, "no certificate is committed under errata/certificates/"
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        assert doc.get("certified"), f"{path} is not a certificate: {doc.get('reason')}"
+        assert check_certificate(doc, *registry) == "", path
 
 
 def test_every_falsified_claim_of_the_shipped_ledger_has_a_certifier_or_a_reason(registry):
