@@ -160,14 +160,15 @@ def algorithm8(p: int, w0, combine: Callable):
 
 
 def int_scaled(arr):
-    """``arr`` (float64) as an object array of Python ints ``N`` and a shift ``k`` with
-    ``arr = N · 2^{−k}`` exactly (every float64 is a dyadic rational)."""
+    """``arr`` (float64) as an object array of Python ints ``N`` and a shift ``k ≥ 0`` with
+    ``arr = N · 2^{−k}`` exactly (every float64 is a dyadic rational; k = 0, not negative, when every
+    entry is at least 2⁵³ in magnitude, so callers may divide by ``1 << k``)."""
     a = as_float_array(arr, "arr", allow_empty=False)
     mant, expo = np.frexp(a)  # a = mant · 2^expo, 0.5 ≤ |mant| < 1
     ints = (mant * 2.0**53).astype(np.int64)  # exact
     e = expo.astype(np.int64) - 53  # a = ints · 2^e
     nz = ints != 0
-    emin = int(e[nz].min()) if nz.any() else 0
+    emin = min(int(e[nz].min()), 0) if nz.any() else 0
     e = np.where(nz, e, emin)
     out = np.left_shift(ints.astype(object), (e - emin).astype(object))
     return out, -emin

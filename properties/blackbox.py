@@ -29,7 +29,7 @@ from oracle.sketch_bits import int_scaled
 from .contract import AdapterSet, U, output, within
 from .sketch_statistics import TRIALS, Draws, Hits, embedding, exact_gram, judge
 from .toolkit import Outcome
-from .toolkit.strategies import dims, matrices, walsh_hadamard_columns
+from .toolkit.strategies import PATH_SIZES, dims, fixed_matrix, matrices, walsh_hadamard_columns
 
 __all__ = ["ADAPTERS", "KINDS", "recover", "structure"]
 
@@ -120,6 +120,20 @@ def _instances(kind):
     return st.tuples(dims(1, 8), dims(1, 2), dims(1, 8), dims(1, 8), _SEEDS).flatmap(build)
 
 
+def _magnitude_corners(kind):
+    """((n, m, s, seed), A, B) with A near 1e154 and B near 1e-162 (whose squares overflow and underflow),
+    and entries above 10 (12 + a fixed matrix)."""
+    s = 2 if kind == "osnap" else 1
+    ramp = np.linspace(1.0, -1.0, 16).reshape(8, 2) + 0.125
+    return [((8, 4, s, 3), ramp * 1e154, ramp[::-1] * 1e-162), ((8, 4, s, 3), fixed_matrix(8, 2) + 12.0, ramp - 12.0)]
+
+
+def _size_corners(kind):
+    """n = 7 … 65 rows (:data:`~properties.toolkit.strategies.PATH_SIZES`: an SRHT pads 9 to 16, …, 65 to 128)."""
+    s = 2 if kind == "osnap" else 1
+    return [((n, 5, s, 3), fixed_matrix(n, 2), np.cos(np.arange(2.0 * n)).reshape(n, 2)) for n in PATH_SIZES]
+
+
 def _compare(kind):
     def compare(inst, fn) -> Outcome:
         (n, m, s, seed), A, B = inst
@@ -201,4 +215,6 @@ _DOCS = {
 
 for _kind, (_signature, _doc) in _DOCS.items():
     ADAPTERS(KINDS[_kind], signature=_signature, doc=_doc, tolerance=_TOL, strategy=lambda k=_kind: _instances(k),
-             max_examples=40, seeded="seed", statistical=(_distribution(_kind), _embedding(_kind)))(_compare(_kind))
+             max_examples=40, seeded="seed", statistical=(_distribution(_kind), _embedding(_kind)),
+             magnitude_corners=lambda k=_kind: _magnitude_corners(k), size_corners=lambda k=_kind: _size_corners(k))(
+        _compare(_kind))

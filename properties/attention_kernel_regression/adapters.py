@@ -117,6 +117,8 @@ def _srht_bits(inst, fn):
               "'signs2': (d2p,) ±1, 'rows1': (m,) in [0,d1p), 'rows2': (m,) in [0,d2p)}",
           tolerance=_BITS_TOL, strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 20), _SEEDS),
           statistical=(bits_distribution("tensor_srht"),),
+          size_corners=lambda: [(n, 2, 5, 3) for n in PATH_SIZES] + [(2, n, 5, 3) for n in (9, 17, 33, 65)],
+          magnitude_corners=lambda: [(2**10 + 1, 2, 8, 12345), (5, 7, 5, 2**31 - 1)],
           not_judged="the scale of S: bits fix its rows and signs, not the 1/√m of its entries; define "
                      "tensor_srht_apply to have it judged")
 def _tensor_srht_bits(inst, fn):
@@ -249,12 +251,22 @@ _apply_adapter("countsketch", "countsketch_apply(bits: dict, M) -> S @ M", "S @ 
 _apply_adapter("gaussian", "gaussian_apply(bits: dict, M) -> S @ M", "S @ M = (g @ M)/√m for the Gaussian sketch of bits")
 
 
+def _tensor_apply_magnitudes():
+    """(d1, d2, m, seed), x, y with x near 1e150 and y near 1e-150 (each x_a·y_b of order 1, ‖x‖² overflowing), x
+    near 1e-160 (products of order 1e-160, still normal), and entries above 10 (12 + a ramp)."""
+    x, y = np.linspace(1.0, -1.0, 5) + 0.125, np.array([0.5, -2.0, 1.5])
+    return [((5, 3, 4, 3), x * 1e150, y * 1e-150), ((5, 3, 4, 3), x * 1e-160, y), ((5, 3, 4, 3), x + 12.0, y - 12.0)]
+
+
 @ADAPTERS("tensor_srht_apply",
           signature="tensor_srht_apply(bits: dict, x: (d1,) or (d1, k), y: (d2,) or (d2, k)) -> (m,) or (m, k)",
           doc="S(x ⊗ y) for the TensorSRHT of bits (column-wise for matrices), kron convention (x⊗y)[a·d2+b]",
           tolerance="|ẑ − z| ≤ (log₂d1p + log₂d2p + 4)·u·‖x‖₁‖y‖₁/√m entrywise",
           strategy=lambda: st.tuples(dims(1, 9), dims(1, 9), dims(1, 10), _SEEDS).flatmap(
-              lambda t: st.tuples(st.just(t), vectors(st.just(t[0]), max_abs=1e3), vectors(st.just(t[1]), max_abs=1e3))))
+              lambda t: st.tuples(st.just(t), vectors(st.just(t[0]), max_abs=1e3), vectors(st.just(t[1]), max_abs=1e3))),
+          magnitude_corners=_tensor_apply_magnitudes,
+          size_corners=lambda: [((n, 2, 5, 3), np.sin(np.arange(1.0, n + 1)), np.array([0.7, -1.3])) for n in PATH_SIZES]
+          + [((3, n, 5, 3), np.array([0.7, -1.3, 0.4]), np.cos(np.arange(1.0, n + 1))) for n in (9, 17, 33, 65)])
 def _tensor_srht_apply(inst, fn):
     (d1, d2, m, seed), x, y = inst
     bits = _draw_bits("tensor", np.random.default_rng(seed), d1, m, d2=d2)
@@ -343,12 +355,24 @@ def _unseeded(tall_b, kappa_exp):
     return alg_instances(tall_b, kappa_exp).map(lambda t: t[:4])
 
 
+def _run_corners(tall_b, j=None, seeded=True):
+    """(magnitude_corners, size_corners) of Algorithms 1-6 and their counts, instances (A, b, ε, δ[, seed])
+    [with j]: A = 12·F, 10²⁰·F and 10⁻²⁰·F for F = fixed_matrix(4, 2) (κ unchanged; ‖A‖^{2j+1} stays finite
+    for j ≤ 3), then n = 7 … 65 rows (:data:`~properties.toolkit.strategies.PATH_SIZES`) at d = 2."""
+    def inst(A):
+        base = (A, np.linspace(1.0, -1.0, A.shape[0] if tall_b else A.shape[1]) + 0.25, 0.05, 0.05) + (3,) * seeded
+        return base if j is None else (base, j)
+    return (lambda: [inst(fixed_matrix(4, 2) * c) for c in (12.0, 1e20, 1e-20)],
+            lambda: [inst(fixed_matrix(n, 2)) for n in PATH_SIZES])
+
+
 @ADAPTERS("fast_linear_regression", signature="fast_linear_regression" + _ALG_SIG.format(b="n", j=""),
           doc="Algorithm 1: x' with ‖Ax' − b‖ ≤ (1+ε)·min_x‖Ax − b‖ (w.p. ≥ 1 − δ)",
           tolerance="‖Ax̂ − b‖ ≤ (1+ε)·OPT + 16·N·u·(‖A‖‖x̂‖ + ‖b‖)",
           strategy=lambda: with_corners(_unseeded(True, 1), _kappa_regression_instances(), weight=0.3), max_examples=5,
           seeded="seed", trials=_alg_rule(),
-          corners=lambda: _alg_corners(True) + _square_corners())
+          corners=lambda: _alg_corners(True) + _square_corners(), magnitude_corners=_run_corners(True, seeded=False)[0],
+          size_corners=_run_corners(True, seeded=False)[1])
 def _fast_linear_regression(inst, fn):
     A, b, eps, delta, seed = inst
     x = output(fn(A.copy(), b.copy(), eps, delta, seed), "fast_linear_regression", shape=(A.shape[1],))
@@ -398,6 +422,7 @@ def _power_adapter(name, *, doc, tolerance, tall_b, kappa_exp, power=1, powers=N
     :func:`_psd_check` (b ∈ R^d, ‖(AᵀA)^j x' − b‖ ≤ ε‖b‖); A drawn with κ up to 10^kappa_exp.  Either the
     power is fixed (``power``) or j is an argument drawn from ``powers = (lowest, highest, corner j)``."""
     check = _odd_check if tall_b else _psd_check
+    magnitudes, sizes = _run_corners(tall_b, None if powers is None else powers[2], seeded=False)
     if powers is None:
         def compare(inst, fn):
             return check(fn, inst, power, name)
@@ -422,7 +447,8 @@ def _power_adapter(name, *, doc, tolerance, tall_b, kappa_exp, power=1, powers=N
 
     ADAPTERS(name, signature=name + _ALG_SIG.format(b="n" if tall_b else "d", j="" if powers is None else "j: int, "),
              doc=doc, tolerance=tolerance, strategy=strategy, max_examples=5, seeded="seed",
-             trials=_alg_rule(j=powers is not None), corners=corners)(compare)
+             trials=_alg_rule(j=powers is not None), corners=corners,
+             magnitude_corners=magnitudes, size_corners=sizes)(compare)
 
 
 _power_adapter("fast_psd_regression", tall_b=False, kappa_exp=2,
@@ -491,6 +517,7 @@ def _osnap_apply_ops(inst, fn):
 def _ops_adapter(alg, tall_b, kappa_exp, j=False):
     name = alg + "_ops"
     base = lambda: alg_instances(tall_b, kappa_exp)  # noqa: E731
+    magnitudes, sizes = _run_corners(tall_b, 1 + (not tall_b) if j else None)
 
     def compare(inst, fn):
         (A, b, eps, delta, seed), extra = (inst[0], (inst[1],)) if j else (inst, ())
@@ -502,7 +529,8 @@ def _ops_adapter(alg, tall_b, kappa_exp, j=False):
              doc=f"operations the run of {alg} with these arguments performed (matvecs with A, Aᵀ times n·d, "
                  f"sketch work, QR of the sketched matrix), on which its running-time claim is judged",
              tolerance=_OPS_TOL.format(floor="n·d (A read once)"), seeded="seed", max_examples=10,
-             strategy=(lambda: st.tuples(base(), dims(0 if tall_b else 1, 3))) if j else base)(compare)
+             strategy=(lambda: st.tuples(base(), dims(0 if tall_b else 1, 3))) if j else base,
+             magnitude_corners=magnitudes, size_corners=sizes)(compare)
 
 
 _ops_adapter("fast_linear_regression", True, 1)
@@ -519,7 +547,8 @@ _ops_adapter("odd_powers", True, 7, j=True)
               "Σ_k T₂(k) over the j stages), on which Lemma J.1 part 4 and Theorem J.2's time are judged",
           tolerance="exact: nonnegative integers, reproducible in seed, run ≤ bound, bound ≥ j (each stage "
                     "iterates at least once)",
-          strategy=lambda: st.tuples(alg_instances(False, 7), dims(1, 3)), max_examples=10, seeded="seed")
+          strategy=lambda: st.tuples(alg_instances(False, 7), dims(1, 3)), max_examples=10, seeded="seed",
+          magnitude_corners=_run_corners(False, 3)[0], size_corners=_run_corners(False, 3)[1])
 def _even_powers_iterations(inst, fn):
     (A, b, eps, delta, seed), j = inst
     run, bound = _counts(fn(A.copy(), b.copy(), j, eps, delta, seed), "even_powers_iterations", shape=(2,))

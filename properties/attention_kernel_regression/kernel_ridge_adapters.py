@@ -36,7 +36,7 @@ from oracle import linalg, to_mp
 from ..contract import AdapterSet, U, output, within
 from ..sketch_statistics import bits_distribution
 from ..toolkit import require
-from ..toolkit.strategies import KAPPA_CORNERS, dims, matrices, scalars, vectors, with_corners
+from ..toolkit.strategies import KAPPA_CORNERS, PATH_SIZES, dims, matrices, scalars, vectors, with_corners
 
 __all__ = ["ADAPTERS"]
 
@@ -85,12 +85,37 @@ def _sketch_instances():
         matrices(st.just(d), st.just(n), max_abs=2.0), st.integers(1, 6), _srht_bits_data(d, m), _tensor_bits_data(m)))))
 
 
+def _fixed_bits(d, m, seed=3):
+    """(T_bits, S_bits) of an SRHT R^d → R^m and a TensorSRHT R^m × R^m → R^m drawn from a fixed numpy seed."""
+    rng, pd, pm = np.random.default_rng(seed), _pow2(d), _pow2(m)
+    signs = lambda k: rng.choice(np.array([-1, 1], np.int8), k)  # noqa: E731
+    T = {"n": np.int64(d), "signs": signs(pd), "rows": rng.integers(0, pd, m)}
+    S = {"d1": np.int64(m), "d2": np.int64(m), "signs1": signs(pm), "signs2": signs(pm), "rows1": rng.integers(0, pm, m),
+         "rows2": rng.integers(0, pm, m)}
+    return T, S
+
+
+def _sketch_magnitudes():
+    """(X, p, T, S) with entries near float64's overflow threshold for the degree (|x|^p ≈ 1e300: 1e150 at p = 2,
+    1e50 at p = 6), near 1e-45 at p = 6 (products near 1e-270, still normal), and above 10 (12 + a ramp, p = 3)."""
+    X = np.array([[1.0, -0.5], [0.25, 2.0]])
+    return [(X * 1e150, 2, *_fixed_bits(2, 4)), (X * 1e50, 6, *_fixed_bits(2, 4)), (X * 1e-45, 6, *_fixed_bits(2, 4)),
+            (X + 12.0, 3, *_fixed_bits(2, 4))]
+
+
+def _sketch_sizes():
+    """d = 7 … 65 (:data:`~properties.toolkit.strategies.PATH_SIZES`: T pads 9 to 16, …, 65 to 128) at m = 5, p = 2,
+    then m = 9, 17, 33 (S pads m to 16, 32, 64) at d = 3; m stops at 33: the 50-digit oracle's cost grows as m²."""
+    return ([(np.cos(np.arange(2.0 * d)).reshape(d, 2), 2, *_fixed_bits(d, 5)) for d in PATH_SIZES]
+            + [(np.cos(np.arange(6.0)).reshape(3, 2), 3, *_fixed_bits(3, m)) for m in (9, 17, 33)])
+
+
 @ADAPTERS("tensor_sketch", signature="tensor_sketch(X: (d, n) array, p: int, T_bits: dict, S_bits: dict) -> (m, n) array",
           doc="𝒵(S, T, X): Algorithm 8 (one SRHT T: R^d → R^m, one TensorSRHT S: R^m × R^m → R^m for every level) "
               "on each column x_i, sketching x_i^{⊗p}",
           tolerance="|ẑ − z| ≤ (γ_p + 2)·u·a_p(x_i), γ_p = p(log₂d' + 2) + (p − 1)(2log₂m' + 3), a_p the "
                     "absolute-value magnitude",
-          strategy=_sketch_instances, max_examples=25)
+          strategy=_sketch_instances, max_examples=25, magnitude_corners=_sketch_magnitudes, size_corners=_sketch_sizes)
 def _tensor_sketch(inst, fn):
     X, p, T, S = inst
     m = T["rows"].shape[0]
@@ -107,11 +132,23 @@ def _feature_instances():
                                st.tuples(*[st.tuples(_srht_bits_data(d, m), _tensor_bits_data(m)) for m in rows])))))
 
 
+def _feature_magnitudes():
+    """(X, bits) at q = 2 with columns of ‖x_i‖² = 685, near the solvers' limit of 700 for W_g (e^⟨x_i, x_j⟩
+    stays finite, solvers.kernel_taylor.EXP_LIMIT), entries 12 + a ramp, and entries near 1e-150 (degree-2
+    entries near 1e-300, still normal)."""
+    X = np.array([[1.0, -0.5], [0.25, 2.0]])
+    return [(M, (_fixed_bits(2, 3), _fixed_bits(2, 2, 4)))
+            for M in (np.array([[18.0, -26.0], [19.0, 3.0]]), X + 12.0, X * 1e-150)]
+
+
 @ADAPTERS("attention_features",
           signature="attention_features(bits: list of [T_bits, S_bits] per degree, X: (d, n) array) -> (1 + Σm_l, n) array",
           doc="W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!], Z_l = 𝒵(S_l, T_l, X) with degree l (alg.Wg)",
           tolerance="per degree-l block as tensor_sketch, plus 2u for the division by √l!; row 0 exactly 1",
-          strategy=_feature_instances, max_examples=25)
+          strategy=_feature_instances, max_examples=25,
+          magnitude_corners=_feature_magnitudes,
+          size_corners=lambda: [(np.cos(np.arange(2.0 * d)).reshape(d, 2), (_fixed_bits(d, 5), _fixed_bits(d, 3, 4)))
+                                for d in PATH_SIZES])
 def _attention_features(inst, fn):
     X, bits = inst
     rows = [T["rows"].shape[0] for T, _ in bits]
@@ -133,7 +170,9 @@ def _attention_features(inst, fn):
               "bits R^{m_l} × R^{m_l} → R^{m_l} (formats of srht_bits / tensor_srht_bits)",
           tolerance="exact format: lengths next_pow2, signs ±1, rows in range",
           strategy=lambda: st.tuples(dims(1, 9), st.lists(dims(1, 9), min_size=1, max_size=4), st.integers(0, 2**16)),
-          max_examples=25, seeded="seed", statistical=(bits_distribution("feature"),))
+          max_examples=25, seeded="seed", statistical=(bits_distribution("feature"),),
+          magnitude_corners=lambda: [(2**10 + 1, [2**10 + 1, 1], 12345), (3, [5, 2], 2**31 - 1)],
+          size_corners=lambda: [(n, [n, 2], 3) for n in PATH_SIZES])
 def _attention_feature_bits(inst, fn):
     d, rows, seed = inst
     bits = fn(d, list(rows), seed)
@@ -346,7 +385,8 @@ def _ops_check(name, count, outputs):
           doc="the operation count of Algorithm 8 on n random points of R^d (m rows, degree p), as the implementation "
               "counts its own work", tolerance="an int ≥ m·n (the outputs)",
           strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), dims(1, 32), dims(1, 6), st.integers(0, 99)),
-          max_examples=10, seeded="seed")
+          max_examples=10, seeded="seed", magnitude_corners=lambda: [(64, 4096, 64, 6, 12345)],
+          size_corners=lambda: [(n, n, n, 2, 3) for n in PATH_SIZES])
 def _tensor_sketch_ops(inst, fn):
     d, n, m, p, seed = inst
     return _ops_check("tensor_sketch_ops", fn(d, n, m, p, seed), m * n)
@@ -357,19 +397,23 @@ def _tensor_sketch_ops(inst, fn):
           tolerance="an int ≥ (Σ rows)·n (the outputs)",
           strategy=lambda: st.tuples(dims(1, 8), dims(1, 64), st.lists(dims(1, 16), min_size=1, max_size=3),
                                      st.integers(0, 99)),
-          max_examples=10, seeded="seed")
+          max_examples=10, seeded="seed", magnitude_corners=lambda: [(64, 4096, [64, 64, 64], 12345)],
+          size_corners=lambda: [(n, n, [n], 3) for n in PATH_SIZES])
 def _attention_features_ops(inst, fn):
     d, n, rows, seed = inst
     return _ops_check("attention_features_ops", fn(d, n, list(rows), seed), sum(rows) * n)
 
 
+# Size corners from n = 16 (the search's smallest n), rows [2, 1] at seed 3, whose sketches draw distinct rows (a
+# repeated row leaves SWᵀ rank-deficient and the instance is refused, so nothing would be judged).
 @ADAPTERS("preconditioned_gd_ops", signature="preconditioned_gd_ops(d: int, n: int, rows: list of int, s: int, "
                                               "max_iter: int, seed: int) -> int",
           doc="the operation count of Algorithm 7 on n random points (features, SRHT, SVD, loop of ≤ max_iter steps)",
           tolerance="an int ≥ m·n (the features W alone)",
           strategy=lambda: st.tuples(dims(2, 4), dims(16, 64), st.lists(dims(1, 3), min_size=1, max_size=2),
                                      dims(1, 3), st.integers(0, 99)),
-          max_examples=10, seeded="seed")
+          max_examples=10, seeded="seed", magnitude_corners=lambda: [(4, 4096, [2, 1], 3, 3)],
+          size_corners=lambda: [(4, n, [2, 1], 2, 3) for n in PATH_SIZES if n >= 16])
 def _preconditioned_gd_ops(inst, fn):
     d, n, rows, it, seed = inst
     m = 1 + sum(rows)
