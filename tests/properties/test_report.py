@@ -18,6 +18,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _ledger():
+    """A small ledger as the ledger writes one (each entry records the verdict the harness expects)."""
+    ledger = _ledger_entries()
+    for entry in ledger["claims"]:
+        entry.setdefault("expected", entry["verdict"])
+    return ledger
+
+
+def _ledger_entries():
     return {"profile": "ci", "seed": 0, "claims": [
         {"id": "softmax_regression.fact4.4.p1", "paper": "softmax_regression", "section": "Fact 4.4 Part 1",
          "kind": "loewner-implies-norm", "verdict": "falsified", "examples": 33, "worst_ratio": 155.7,
