@@ -40,7 +40,16 @@ from oracle import linalg, to_mp
 
 from .contract import AdapterSet, U, output, within
 from .toolkit import require, worst
-from .toolkit.strategies import conditioned_matrices, corner_matrices, dims, log10_cond, scalars, vectors, with_corners
+from .toolkit.strategies import (
+    conditioned_matrices,
+    corner_matrices,
+    dims,
+    fixed_matrix,
+    log10_cond,
+    scalars,
+    vectors,
+    with_corners,
+)
 
 __all__ = ["ADAPTERS", "backward_error", "corners", "problems"]
 
@@ -116,12 +125,26 @@ def backward_error(M, bb, xx):
     return +eta
 
 
+def _magnitude_corners():
+    """(A, b, seed) with A and b near 1e150 (‖A‖_F² and ‖b‖² overflow, x* of order 1), near 1e-150 (their squares
+    underflow), and entries above 10 (11 + a fixed matrix)."""
+    A, b = fixed_matrix(4, 2), np.cos(np.arange(4.0))
+    return [(A * 1e150, b * 1e150, 3), (A * 1e-150, b * 1e-150, 3), (A + 11.0, b * 12.0, 3)]
+
+
+def _size_corners():
+    """n = 7 … 32 rows at d = 2; stops at 32: the 60-digit σ_min of the n × (n + d) matrix of the backward error
+    costs about 2 s from n = 33."""
+    return [(fixed_matrix(n, 2), np.cos(np.arange(float(n))), 3) for n in (7, 8, 9, 16, 17, 32)]
+
+
 @ADAPTERS("least_squares", signature="least_squares(A: (n, d) array, b: (n,) array, seed: int) -> (d,) array",
           doc="argmin_x ‖Ax − b‖₂ for a full-column-rank A (n ≥ d), to the accuracy of a backward-stable "
               "solver; seed fixes any randomness",
           tolerance="ε = 16·max(n,d)·u: ‖x̂ − x*‖/‖x*‖ ≤ κε/(1−κε)·(2 + (κ+1)‖r*‖/(‖A‖‖x*‖)) and "
                     "backward error η(x̂) ≤ ε‖A‖_F (exact Waldén–Karlson–Sun formula)",
-          strategy=problems, seeded="seed", corners=corners, targets=_targets)
+          strategy=problems, seeded="seed", corners=corners, targets=_targets, magnitude_corners=_magnitude_corners,
+          size_corners=_size_corners)
 def _least_squares(inst, fn):
     A, b, seed = inst
     with mp.workdps(60):

@@ -26,6 +26,7 @@ from ..contract import AdapterSet, TrialRule, U, output, within
 from ..toolkit import require
 from ..toolkit.strategies import (
     KAPPA_CORNERS,
+    PATH_SIZES,
     dims,
     fixed_matrix,
     kappa_corner_matrices,
@@ -273,13 +274,34 @@ def _sketch_rows_corners():
     return [(A1 * 10.0 ** -e, C2 * 10.0 ** e, *bits) for e in (150.0, -160.0)]
 
 
+def _sketch_rows_bits(n, m=3, seed=3):
+    """(signs1, signs2, rows1, rows2) for n rows (N = 2^⌈log₂n⌉) drawn from a fixed numpy seed."""
+    rng, N = np.random.default_rng(seed), 1 << (n - 1).bit_length()
+    return (rng.choice(np.array([-1, 1], np.int8), N), rng.choice(np.array([-1, 1], np.int8), N),
+            rng.integers(0, N, m), rng.integers(0, N, m))
+
+
+def _sketch_rows_magnitudes():
+    """Both factors near 1e150 (entries of A1 ⊗ C2 near 1e300, below float64's overflow), and entries above 10."""
+    A1, C2 = fixed_matrix(3, 2), fixed_matrix(3, 2)[::-1]
+    return [(A1 * 1e150, C2 * 1e150, *_sketch_rows_bits(3)), (A1 + 12.0, C2 - 11.0, *_sketch_rows_bits(3))]
+
+
+def _sketch_rows_sizes():
+    """n = 7 … 64 rows at d = 2 (N pads 9 to 16, 17 to 32, 33 to 64); stops at 64: the 50-digit Walsh–Hadamard
+    product of order 128 that n = 65 needs costs about 3 s."""
+    return [(fixed_matrix(n, 2), np.cos(np.arange(2.0 * n)).reshape(n, 2), *_sketch_rows_bits(n))
+            for n in PATH_SIZES if n <= 64]
+
+
 @ADAPTERS("attention_sketch_rows",
           signature="attention_sketch_rows(A1: (n, d), C2: (n, d), signs1: (N,), signs2: (N,), rows1: (m,), "
                     "rows2: (m,)) -> (m, d²) array",
           doc="S(A1 ⊗ C2) for S = (1/√m)·P·(H_N D1 ⊗ H_N D2) (spec def.tensorsrht; N = 2^⌈log₂n⌉, rows of A1, C2 "
               "zero-padded, P selects row rows1[k]·N + rows2[k]), without forming A1 ⊗ C2",
           tolerance="|ŝ − s| ≤ 4(log₂N + 2)·u·(Σ_k|A1[k,a]|)(Σ_k|C2[k,b]|)/√m entrywise",
-          strategy=_sketch_rows_search, corners=_sketch_rows_corners)
+          strategy=_sketch_rows_search, corners=_sketch_rows_corners, magnitude_corners=_sketch_rows_magnitudes,
+          size_corners=_sketch_rows_sizes)
 def _sketch_rows(inst, fn):
     A1, C2, s1, s2, r1, r2 = inst
     n, d = A1.shape

@@ -294,6 +294,13 @@ def _softmax_newton_step(inst, fn):
         return within(linalg.norm2(to_mp(got) - xp), tol, f"got {got.tolist()}")
 
 
+def _sparsify_magnitudes():
+    """((A, D), ε0, δ, seed) with D near 1e150 and 1e-150 (AᵀDA of order 1e150 and 1e-150; squares of D overflow and
+    underflow) and entries of A above 10 (12 times a fixed matrix)."""
+    A, D = fixed_matrix(6, 2), np.linspace(0.5, 3.0, 6)
+    return [((A, D * 1e150), 0.5, 0.1, 3), ((A, D * 1e-150), 0.5, 0.1, 3), ((A * 12.0, D), 0.5, 0.1, 3)]
+
+
 @ADAPTERS("softmax_sparsify",
           signature="softmax_sparsify(A: (n, d), D: (n,) positive, eps0: float, delta: float, seed: int) -> (n,) array",
           doc="alg.sparsify: a diagonal D̃ (as a vector) with (1 − ε0)AᵀDA ⪯ AᵀD̃A ⪯ (1 + ε0)AᵀDA w.p. ≥ 1 − δ "
@@ -304,7 +311,8 @@ def _softmax_newton_step(inst, fn):
               conditioned_matrices(st.just(n), st.just(2), max_log10_cond=3.0),
               hnp.arrays(np.float64, (n,), elements=scalars(0.1, 100.0)))),
               scalars(0.05, 0.9), scalars(0.01, 0.5), st.integers(0, 2**31 - 1)),
-          max_examples=10)
+          max_examples=10, magnitude_corners=_sparsify_magnitudes,
+          size_corners=lambda: [((fixed_matrix(n, 2), np.linspace(0.5, 3.0, n)), 0.5, 0.1, 3) for n in PATH_SIZES])
 def _softmax_sparsify(inst, fn):
     (A, D), eps0, delta, seed = inst
     Dt = output(fn(A.copy(), D.copy(), eps0, delta, seed), "softmax_sparsify", shape=D.shape)
