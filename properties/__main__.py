@@ -287,8 +287,22 @@ def _certify(argv) -> int:
 def _docs(argv) -> int:
     """Run the checkout's generator ``docs/generate.py`` (it reads ``docs/source/`` and ``errata/`` and writes
     ``docs/``, so it is no part of the installed package); one line and exit 2 where there is no checkout."""
+    import argparse
     import importlib.util
 
+    from .ledgerfile import check_output_directory
+
+    p = argparse.ArgumentParser(prog="python -m properties docs", description=(
+        "Write the generated pages of docs/ (paper references, contract, oracle API, status) from the registry, "
+        "the committed ledgers and docs/source/ of a checkout (runs the checkout's docs/generate.py)."))
+    p.add_argument("--out", default=None, help="directory to write into (default: the checkout's docs/)")
+    args = p.parse_args(argv)
+    if args.out is not None:
+        try:
+            check_output_directory(args.out)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "generate.py")
     if not os.path.isfile(script):
         print("error: python -m properties docs writes the docs/ of a checkout and runs its docs/generate.py; "

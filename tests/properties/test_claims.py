@@ -86,7 +86,7 @@ def _paper(**changes):
     unit = paper("softmax_regression")
     fields = dict(name="softmax_regression", title="Attention Scheme Inspired Softmax Regression", number="001",
                   authors=("Deng", "Li", "Song"), year=2023, arxiv="2304.10411", sections=unit.sections,
-                  adapters=unit.adapters)
+                  adapters=unit.adapters, certificates=unit.certificates, conventions=unit.conventions)
     return Paper(**{**fields, **changes})
 
 
