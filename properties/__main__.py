@@ -286,33 +286,29 @@ def _certify(argv) -> int:
 
 def _docs(argv) -> int:
     """Run the checkout's generator ``docs/generate.py`` (it reads ``docs/source/`` and ``errata/`` and writes
-    ``docs/``, so it is no part of the installed package); one line and exit 2 where there is no checkout."""
-    import argparse
+    ``docs/``, so it is no part of the installed package).  Where there is no checkout, ``--help`` is still
+    answered and a bad ``--out`` refused as by every command; then one line and exit 2."""
     import importlib.util
 
-    from .ledgerfile import check_output_directory
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "generate.py")
+    if os.path.isfile(script):
+        spec = importlib.util.spec_from_file_location("docs_generate", script)
+        generator = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(generator)
+        return generator.main(argv)
+    import argparse
 
     p = argparse.ArgumentParser(prog="python -m properties docs", description=(
-        "Write the generated pages of docs/ (paper references, contract, oracle API, status) from the registry, "
-        "the committed ledgers and docs/source/ of a checkout (runs the checkout's docs/generate.py)."))
+        "Write the generated pages of docs/ from the registry, the committed ledgers and docs/source/ of a "
+        "checkout (runs the checkout's docs/generate.py)."))
     p.add_argument("--out", default=None, help="directory to write into (default: the checkout's docs/)")
-    args = p.parse_args(argv)
-    if args.out is not None:
-        try:
-            check_output_directory(args.out)
-        except ValueError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "generate.py")
-    if not os.path.isfile(script):
-        print("error: python -m properties docs writes the docs/ of a checkout and runs its docs/generate.py; "
-              "this package is installed, not a checkout's (clone the repository and pip install -e .)",
-              file=sys.stderr)
+    out = p.parse_args(argv).out
+    if out is not None and os.path.exists(out) and not os.path.isdir(out):  # refused without making anything
+        print(f"error: --out={out!r} is a file, not a directory to write into", file=sys.stderr)
         return 2
-    spec = importlib.util.spec_from_file_location("docs_generate", script)
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    return generator.main(argv)
+    print("error: python -m properties docs writes the docs/ of a checkout and runs its docs/generate.py; "
+          "this package is installed, not a checkout's (clone the repository and pip install -e .)", file=sys.stderr)
+    return 2
 
 
 SUBCOMMANDS = {
