@@ -1,11 +1,15 @@
-"""Certified errata: each falsified claim proven false by ball arithmetic at its counterexample, and
-each verified repair's worst example proven strictly inside its bound.
+"""Certified errata: each falsified claim, and each falsified alternative reading of a claim, proven
+false by ball arithmetic at its counterexample, and each verified repair's worst example proven strictly
+inside its bound.
 
 The search stays in float64/mpmath; this module runs after it, on the few instances the ledger
 recorded.  A paper declares how to certify its claims in ``properties/<paper>/certificates.py``, a
 :class:`~properties.evidence.Certifiers` named ``CERTIFIERS`` whose certifiers return
 :class:`~properties.evidence.Evidence` (the vocabulary of :mod:`properties.evidence`); this module is
-the runner that evaluates them, writes the certificates and re-checks them.
+the runner that evaluates them, writes the certificates and re-checks them.  An alternative reading
+has its own certifier, key and file (:func:`~properties.evidence.certifier_key`,
+:func:`~properties.evidence.certificate_file_name`), evaluated at the counterexample the ledger recorded
+for that reading.
 
 The certificate (JSON) holds the claim id and statement, the instance by name both as exact rationals
 and as float64 hex, what was enclosed, the enclosures (exact midpoint and radius, and their text), the
@@ -39,14 +43,14 @@ from mpmath import mp
 from oracle import ball
 from oracle.precision import UndecidableError
 
-from .evidence import Certifier, Evidence, Fact, premises_hold
+from .evidence import Certifier, Evidence, Fact, certificate_file_name, certifier_key, premises_hold
 from .ledgerfile import raw_instance, write_atomic
 from .registry import certifiers, load_all
 from .toolkit.claims import Claim, named_instance
 from .toolkit.provenance import strength
 
 __all__ = ["BITS", "certify_entry", "certify_ledger", "check_certificate", "decode_instance",
-           "encode_instance", "main", "what_is_proven"]
+           "encode_instance", "main", "reading_declaration", "what_is_proven"]
 
 BITS = (64, 128, 256, 512, 1024, 2048, 4096)
 """The precisions tried in turn until the enclosures decide (docs/development.md#exact-judgement)."""
@@ -210,11 +214,30 @@ def _premise_record(p) -> dict:
             "bound": _ball_record(p.bound), "proven": p.holds()}
 
 
-def what_is_proven(claim: Claim, target: str) -> dict:
+def reading_declaration(claim: Claim, reading: str) -> Claim:
+    """The alternative reading of ``claim`` named ``reading`` (one of ``claim.readings``).
+
+    Raises:
+        ValueError: ``reading`` names none of them."""
+    for r in claim.readings:
+        if r.reading == reading:
+            return r
+    raise ValueError(f"reading={reading!r} must name an alternative reading of {claim.id}: "
+                     f"{[r.reading for r in claim.readings]}")
+
+
+def what_is_proven(claim: Claim, target: str, reading: str = "") -> dict:
     """What a certificate of ``claim`` proves, as the registry declares it: the claim's ``provenance``,
     the ``reading`` judged and, for a violation, the ``strength`` of the falsification (computed from the
     recorded findings of the claim's readings, :func:`properties.toolkit.provenance.strength`); a repair
-    is no falsification (strength None)."""
+    is no falsification (strength None).  ``reading`` names an alternative reading of ``claim`` whose
+    falsification is certified: its provenance and name, and its strength among its siblings (the claim's
+    own reading and the other alternatives: ``reading`` where the claim's own reading holds, docs/ledger-schema.md#strength)."""
+    if reading:
+        judged = reading_declaration(claim, reading)
+        siblings = [claim] + [r for r in claim.readings if r is not judged]
+        found = strength(judged, "falsified", [r.expected for r in siblings]) if target == "violation" else None
+        return {"provenance": judged.provenance, "reading": judged.reading, "strength": found}
     primary = claim if not claim.repair else None
     found = None if primary is None or target != "violation" else \
         strength(primary, "falsified", [r.expected for r in primary.readings])
@@ -222,11 +245,13 @@ def what_is_proven(claim: Claim, target: str) -> dict:
 
 
 def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
-    """The certificate of one ledger entry (a falsified claim, or a verified repair's worst example),
-    or a dict with ``certified: false`` and the reason it could not be certified; each says what it
-    proves (:func:`what_is_proven`)."""
-    base = {"claim": claim.id, "paper": claim.paper, "section": claim.section, "statement": claim.statement,
-            "target": cert.target, "verdict": entry.get("verdict"), **what_is_proven(claim, cert.target)}
+    """The certificate of one ledger entry (a falsified claim, a falsified alternative reading of it:
+    ``cert.reading``, or a verified repair's worst example), or a dict with ``certified: false`` and the
+    reason it could not be certified; each says what it proves (:func:`what_is_proven`)."""
+    judged = reading_declaration(claim, cert.reading) if cert.reading else claim
+    base = {"claim": claim.id, "paper": claim.paper, "section": claim.section, "statement": judged.statement,
+            "target": cert.target, "verdict": entry.get("verdict"),
+            **what_is_proven(claim, cert.target, cert.reading)}
     if cert.evaluate is None:
         return base | {"certified": False, "reason": cert.reason}
     if cert.instance is not None:
@@ -235,7 +260,7 @@ def certify_entry(claim: Claim, entry: dict, cert: Certifier) -> dict:
         raw = entry.get("counterexample" if cert.target == "violation" else "worst_example")
         if raw is None:
             return base | {"certified": False, "reason": "the ledger entry records no instance"}
-        named = named_instance(claim, raw_instance(raw, len(claim.fields)))
+        named = named_instance(judged, raw_instance(raw, len(judged.fields)))
         if named is None:
             return base | {"certified": False, "reason": "the claim declares no field names"}
     encoded = encode_instance(named)
@@ -267,18 +292,23 @@ def check_certificate(doc: dict, claims: dict[str, Claim], certs: dict) -> str:
         claim = claims.get(cid)
         if claim is None:
             return f"claim {cid!r} is not a registered claim"
-        # a repair's certificate states the repair (one of claim.repairs), a violation's the claim itself
-        stated = [r.statement for r in claim.repairs] if target == "repair" else [claim.statement]
+        # the reading judged: an alternative reading the document names, else the claim's own
+        reading = doc.get("reading") if target == "violation" and doc.get("reading") in [
+            r.reading for r in claim.readings] else ""
+        # a repair's certificate states the repair (one of claim.repairs), a violation's the reading judged
+        stated = [r.statement for r in claim.repairs] if target == "repair" else [
+            reading_declaration(claim, reading).statement if reading else claim.statement]
         if doc["statement"] not in stated:
-            return "the statement differs from the registered claim's"
-        declared = claim if target != "repair" else next(r for r in claim.repairs if r.statement == doc["statement"])
-        for name, value in what_is_proven(declared, target).items():
+            return "the statement differs from the registered claim's" + (f" reading {reading!r}" if reading else "")
+        proven = what_is_proven(claim, target, reading) if target != "repair" else what_is_proven(
+            next(r for r in claim.repairs if r.statement == doc["statement"]), target)
+        for name, value in proven.items():
             if name not in doc or doc[name] != value:
                 return (f"{name}={doc.get(name, '(absent)')!r} recorded, but the registry declares {value!r} "
                         f"(what the certificate proves must be the registry's)")
-        cert = certs.get((cid, target))
+        cert = certs.get(certifier_key(cid, target, reading))
         if cert is None or cert.evaluate is None:
-            return f"no {target} certifier for {cid}"
+            return f"no {target} certifier for {cid}" + (f" under its reading {reading!r}" if reading else "")
         if not doc.get("certified"):
             return "the document is not a certificate (certified: false)"
         bits = doc["bits"]
@@ -346,59 +376,62 @@ def _display_disagrees(doc: dict, ev: Evidence, bits: int) -> str:
 
 # -- the command: python -m properties certify ----------------------------------------------------------
 
-def _targets(entries: list[dict]) -> list[tuple[dict, str]]:
-    """(entry, target) for every falsified claim and every verified repair of the ledger."""
+def _targets(entries: list[dict]) -> list[tuple[dict, str, str]]:
+    """(entry, target, reading) for every falsified claim, every falsified alternative reading (its entry
+    under the claim's ``readings``, named by ``reading``) and every verified repair of the ledger."""
     out = []
     for e in entries:
         if e.get("verdict") == "falsified":
-            out.append((e, "violation"))
-        out.extend((r, "repair") for r in e.get("repairs", []) if r.get("verdict") == "verified")
+            out.append((e, "violation", ""))
+        out.extend((r, "violation", r["reading"]) for r in e.get("readings") or () if r.get("verdict") == "falsified")
+        out.extend((r, "repair", "") for r in e.get("repairs", []) if r.get("verdict") == "verified")
     return out
-
-
-def _file_name(claim_id: str, target: str) -> str:
-    return f"{claim_id}.{target}.json"
 
 
 def certify_ledger(entries: list[dict], out_dir: str, *, claims: dict | None = None, certs: dict | None = None,
                    progress=None) -> dict[tuple[str, str], dict]:
-    """Certify every falsified claim and verified repair of the ledger ``entries``; write each certificate
-    to ``out_dir/<id>.<target>.json`` (nothing for one that could not be made, so that ``--check`` on the
-    folder verifies every file); return them all by (id, target), each uncertified one with its reason.
-    ``progress(line)`` is called after each (e.g. ``print``)."""
+    """Certify every falsified claim, falsified alternative reading and verified repair of the ledger
+    ``entries``; write each certificate to ``out_dir`` (:func:`~properties.evidence.certificate_file_name`:
+    ``<id>.<target>.json``, ``<id>.reading-<slug>.violation.json``; nothing for one that could not be made,
+    so that ``--check`` on the folder verifies every file); return them all by
+    :func:`~properties.evidence.certifier_key`, each uncertified one with its reason.  ``progress(line)``
+    is called after each (e.g. ``print``)."""
     claims = load_all() if claims is None else claims
     certs = certifiers() if certs is None else certs
     todo = _targets(entries)
     os.makedirs(out_dir, exist_ok=True)
     docs = {}
-    for i, (entry, target) in enumerate(todo, 1):
+    for i, (entry, target, reading) in enumerate(todo, 1):
         t0 = time.perf_counter()
-        claim, cert = claims.get(entry["id"]), certs.get((entry["id"], target))
+        key = certifier_key(entry["id"], target, reading)
+        claim, cert = claims.get(entry["id"]), certs.get(key)
         if claim is not None and target == "repair":
             claim = next((r for r in claim.repairs if r.statement == entry["statement"]), claim)
+        unmade = {"claim": entry["id"], "target": target, "statement": entry["statement"], "certified": False,
+                  **({"reading": reading} if reading else {})}
         if claim is None or cert is None:
-            doc = {"claim": entry["id"], "target": target, "statement": entry["statement"], "certified": False,
-                   "reason": "no certifier declared" if claim is not None else "not a registered claim"}
+            doc = unmade | {"reason": "no certifier declared" if claim is not None else "not a registered claim"}
         else:
             try:
                 doc = certify_entry(claim, entry, cert)
             except (ValueError, ArithmeticError) as exc:
-                doc = {"claim": entry["id"], "target": target, "statement": entry["statement"],
-                       "certified": False, "reason": f"error: {type(exc).__name__}: {exc}"}
+                doc = unmade | {"reason": f"error: {type(exc).__name__}: {exc}"}
         doc["seconds"] = round(time.perf_counter() - t0, 3)
         if doc.get("certified"):  # the folder holds proofs only; why the others are not is the errata's
-            write_atomic(os.path.join(out_dir, _file_name(entry["id"], target)), doc)
-        docs[(entry["id"], target)] = doc
+            write_atomic(os.path.join(out_dir, certificate_file_name(entry["id"], target, reading)), doc)
+        docs[key] = doc
         if progress is not None:
             status = (f"certified ({doc['method']}, {doc['bits']} bits)" if doc.get("certified")
                       else f"not certified: {doc['reason']}")
-            progress(f"[{i:3d}/{len(todo)}] {entry['id']:58s} {target:9s} {status}  {doc['seconds']:.2f} s")
+            label = target + (f" of reading {reading!r}" if reading else "")
+            progress(f"[{i:3d}/{len(todo)}] {entry['id']:58s} {label:9s} {status}  {doc['seconds']:.2f} s")
     return docs
 
 
 def main(argv) -> int:
     """``python -m properties certify [--from LEDGER.json] [--claims PATTERN] [--out DIR]`` writes one
-    certificate per falsified claim and verified repair; ``--check FILE ...`` re-verifies certificates."""
+    certificate per falsified claim, falsified alternative reading and verified repair; ``--check FILE ...``
+    re-verifies certificates."""
     from .ledgerfile import check_output_directory, read_json, read_ledger
 
     p = argparse.ArgumentParser(prog="python -m properties certify", description=(
@@ -443,7 +476,8 @@ def main(argv) -> int:
     entries = [e for e in ledger["claims"]
                if not args.claims or any(fnmatch.fnmatchcase(e["id"], pat) for pat in args.claims)]
     if not _targets(entries):
-        print(f"error: no falsified claim or verified repair of {source} matches --claims", file=sys.stderr)
+        print(f"error: no falsified claim or reading or verified repair of {source} matches --claims",
+              file=sys.stderr)
         return 2
     t_all = time.perf_counter()
     docs = certify_ledger(entries, args.out, claims=claims, certs=certs, progress=print)

@@ -44,6 +44,7 @@ import subprocess
 from fnmatch import fnmatchcase
 
 from .engine import EQUALITY
+from .evidence import certificate_file_name, certifier_key
 from .ledgerfile import instance_text, jsonable, raw_instance
 from .registry import canonical_ids, claims, paper, paper_names
 from .toolkit.claims import VERDICTS
@@ -62,8 +63,9 @@ def _ball_text(rec: dict) -> str:
     return rec.get("text", "?")
 
 
-def certificate_text(doc: dict | None) -> str:
-    """One line on a certificate: what was proven, how, at what precision, with the enclosures."""
+def certificate_text(doc: dict | None, reading: str = "") -> str:
+    """One line on a certificate: what was proven, how, at what precision, with the enclosures, and its file
+    (``reading``: the alternative reading it certifies, :func:`~properties.evidence.certificate_file_name`)."""
     if doc is None:
         return "not certified (no certificate was made: python -m properties certify)"
     if not doc.get("certified"):
@@ -79,7 +81,7 @@ def certificate_text(doc: dict | None) -> str:
     return (f"**certified** ({doc['method']}, {doc['bits']} bits): {doc['enclosed']}: measured ∈ "
             f"{_ball_text(doc['measured'])}, bound ∈ {_ball_text(doc['bound'])}, so `measured {doc['relation']} bound` "
             f"{proven}" + (f"; premises: {premises}" if premises else "")
-            + f" (certificates/{doc['claim']}.{doc['target']}.json)")
+            + f" (certificates/{certificate_file_name(doc['claim'], doc['target'], reading)})")
 
 
 def _git(*args: str) -> str:
@@ -258,8 +260,9 @@ def about_lines(entry: dict, indent: str = "") -> list[str]:
     """What a ledger entry's verdict is about, as markdown list items: the strength of a falsification in
     the words of :data:`~properties.toolkit.provenance.STRENGTH_WORDS`, the provenance (and what a
     reconstruction rests on), the basis when it is not the statement, the reading and the conventions
-    judged, and each alternative reading with its verdict, strength and counterexample (a reading has
-    no certifier of its own: its falsification is not certified)."""
+    judged, and each alternative reading with its verdict, strength and counterexample, and for a falsified
+    one its certificate (where the entry carries its ``certificates``, by the second element of
+    :func:`~properties.evidence.certifier_key`)."""
     lines = []
     if entry.get("strength"):
         lines.append(f"{indent}- Strength: **{entry['strength']}**: {STRENGTH_WORDS[entry['strength']]}")
@@ -278,8 +281,10 @@ def about_lines(entry: dict, indent: str = "") -> list[str]:
                         if r.get("conventions") else "") + (f"; {r['reason']}" if r.get("reason") else ""))
         if r["verdict"] == "falsified":
             lines.append(f"{indent}  - Counterexample: `{instance_text(r)}`".replace("\n  ", "`\n  `"))
-            lines.append(f"{indent}  - Certificate: not certified (no certifier is declared for this reading; "
-                         "the claim's certificate proves its own reading)")
+            certs = entry.get("certificates")
+            if certs is not None:
+                key = certifier_key(entry["id"], "violation", r["reading"])[1]
+                lines.append(f"{indent}  - Certificate: {certificate_text(certs.get(key), r['reading'])}")
     return lines
 
 
@@ -432,8 +437,9 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
     """Write ``ERRATA-<paper>.md`` and ``TIGHTNESS-<paper>.png`` for each paper of ``papers`` (default:
     each paper the ledger holds); return the paths.
 
-    ``certificates``: the certificates by (claim id, target) (:func:`properties.certify.certify_ledger`),
-    shown with each falsified claim and verified repair; ``tightness``: another ledger (a deep run) whose
+    ``certificates``: the certificates by :func:`~properties.evidence.certifier_key`
+    (:func:`properties.certify.certify_ledger`), shown with each falsified claim, falsified alternative
+    reading and verified repair; ``tightness``: another ledger (a deep run) whose
     verified bounds make the tightness table, list and figure, named by ``tightness_source`` (``source``
     names ``ledger`` in the difference table).
     Without matplotlib (:func:`has_matplotlib`) the figures are left out and the rest is written."""
@@ -453,7 +459,9 @@ def write_reports(ledger: dict, out_dir: str, *, papers=None, command: str = "",
             filled = filled or "strength" not in c
             c = annotate(c, known)
         if certificates is not None:
-            c = {**c, "certificates": {t: certificates.get((c["id"], t)) for t in ("violation", "repair")}}
+            keys = [(c["id"], t) for t in ("violation", "repair")] + [
+                certifier_key(c["id"], "violation", r["reading"]) for r in c.get("readings") or ()]
+            c = {**c, "certificates": {key[1]: certificates.get(key) for key in keys}}
         by_paper.setdefault(c["paper"], []).append(c)
     tight_by_paper: dict[str, list[dict]] = {}
     for c in (tightness or {}).get("claims", ()):

@@ -8,8 +8,10 @@ SVD's factors cancel (thmL.3.eq86, thmL.3.gd), so the enclosure is of an exact r
 the implementation's output (Theorem K.1, the running-time sweeps) record that output: the first
 certification calls the project's implementation (``solvers.adapter``), and the certificate keeps its
 float64 result (``hints``) or counts (the instance), which ``--check`` re-verifies with python-flint
-alone.  The sketch-based and statistical claims of Section L are certified in :mod:`.certificates_sketch`
-and :mod:`.certificates_statistics`, each with its own ``CERTIFIERS``; the paper's record
+alone; the typo-corrected reading of Theorem K.1 (A(AᵀA)^j x' against b) needs no output, since
+OPT = min_x ‖A(AᵀA)^j x − b‖, exact, bounds every output's error from below.  The sketch-based and
+statistical claims of Section L are certified in :mod:`.certificates_sketch` and
+:mod:`.certificates_statistics`, each with its own ``CERTIFIERS``; the paper's record
 (:data:`properties.attention_kernel_regression.PAPER`) declares all three.
 """
 
@@ -203,6 +205,17 @@ def _lemD_2(inst, hints):
                     what="‖AᵀAx' − b‖ against ε‖b‖")
 
 
+@CERTIFIERS.violation("attention_kernel_regression.lemD.2", reading="b ∈ Rⁿ as printed (n = d)",
+                      method="as the claim's certificate, at a square A (b ∈ Rⁿ = R^d): exact LDLᵀ for the sandwich; "
+                             "x' = N⁻¹b exactly; ball norms; witness b")
+def _lemD_2_as_printed(inst, hints):
+    ev = _lemD_2(inst, hints)
+    A = inst["A"]
+    ev.premises.insert(0, Fact("A square, n = d (AᵀAx' − b with b ∈ Rⁿ type-checks as printed)", "exact",
+                               A.nrows() == A.ncols()))
+    return ev
+
+
 @CERTIFIERS.repair("attention_kernel_regression.lemD.2",
                    method="exact LDLᵀ for the sandwich; x' = N⁻¹b exactly; ball norms and κ (exact squares for "
                           "d = 1); witness b")
@@ -389,6 +402,21 @@ def _k1(inst, hints):
 _K1_METHOD = ("x' = the shipped Algorithm 6 output (solvers.adapter.odd_powers, δ = 0.05, the seed) recorded "
               "exactly; (AᵀA)^j x' exactly; ball norms")
 
+
+def _opt(A: fmpq_mat, b: fmpq_mat) -> tuple[arb, Fact]:
+    """OPT = min_x ‖A(AᵀA)^j x − b‖ = ‖(I − A(AᵀA)⁻¹Aᵀ)b‖ for A of full column rank (range(A(AᵀA)^j) =
+    range(A)), from OPT² = ‖b‖² − bᵀA(AᵀA)⁻¹Aᵀb exactly; with the premise that A has full column rank
+    (``ValueError`` where it has not)."""
+    full = _full_column_rank(A, "A")
+    if not full.proven:
+        raise ValueError("A must have full column rank")
+    Atb = A.transpose() * b
+    return _num(ball.frobenius_squared(b) - (Atb.transpose() * _gram(A).solve(Atb))[0, 0]).sqrt(), full
+
+
+_K1_TYPO_CORRECTED = "typo-corrected: A(AᵀA)^j x' against b (type-checks for every n)"
+"""The alternative reading of Theorems K.1 and 1.5 whose bound has the A the printed one lacks."""
+
 for _cid in ("attention_kernel_regression.thmK.1", "attention_kernel_regression.thm1.5"):
     @CERTIFIERS.violation(_cid, method=_K1_METHOD)
     def _thmK_1(inst, hints):
@@ -399,14 +427,19 @@ for _cid in ("attention_kernel_regression.thmK.1", "attention_kernel_regression.
     @CERTIFIERS.repair(_cid, method=_K1_METHOD + "; OPT² = ‖b‖² − bᵀA(AᵀA)⁻¹Aᵀb exactly")
     def _thmK_1_repair(inst, hints):
         A, b, y, rec = _k1(inst, hints)
-        full = _full_column_rank(A, "A")
-        if not full.proven:
-            raise ValueError("A must have full column rank")
-        Atb = A.transpose() * b
-        opt = _num(ball.frobenius_squared(b) - (Atb.transpose() * _gram(A).solve(Atb))[0, 0]).sqrt()  # OPT² exactly
+        opt, full = _opt(A, b)
         e = _num(inst["ε_final"])
         return Evidence("≤", _norm(A * y - b), (1 + e) * opt + e * _norm(b), hints=rec, premises=[full],
                         what="‖A(AᵀA)^j x' − b‖ against (1+ε_final)·OPT + ε_final‖b‖")
+
+    @CERTIFIERS.violation(_cid, reading=_K1_TYPO_CORRECTED,
+                          method="OPT² = ‖b‖² − bᵀA(AᵀA)⁻¹Aᵀb exactly (a lower bound on every output's error, so no "
+                                 "implementation is run); exact rank; ball norms")
+    def _thmK_1_typo_corrected(inst, hints):
+        opt, full = _opt(inst["A"], inst["b"])
+        return Evidence("≤", opt, _num(inst["ε_final"]) * _norm(inst["b"]), premises=[full],
+                        what="OPT = min_x ‖A(AᵀA)^j x − b‖ (at most ‖A(AᵀA)^j x' − b‖ for every output x') "
+                             "against ε_final‖b‖")
 
 
 # -- Theorem L.3's steps: eq. (86) and the loop -------------------------------------------------------------

@@ -9,7 +9,8 @@ not after a symbol of the statements); Hessians of the loss are
 enclosed by Taylor series (:mod:`.certificates_loss`), never by a closed form.  Where a statement
 bounds by the H8/H12 radius R, R is the upper end R̄ of the enclosure of the smallest admissible radius
 (a dyadic, so every hypothesis "quantity ≤ R̄" is proven in balls) — a bound increasing in R is then
-refuted for an admissible R.
+refuted for an admissible R.  Lemmas 7.4 and 11.4 read with Def 1.2's loss c², without the ½
+(reading "no ½"), are refuted by the same witnesses on twice the Hessians of ½c².
 """
 
 from __future__ import annotations
@@ -93,21 +94,23 @@ def _fvc(A1, A2, A3, B, x, y, j0, i0):
     return (ball.matrix(L.f_row(A1, A2, x, j0)), ball.matrix(L.h_col(A3, y, i0)), L.c_entry(A1, A2, A3, B, x, y, j0, i0))
 
 
-def _x_hessian_witness(inst, hints, kernel):
-    """u with uᵀ∇²_x L_{j0,i0}u (Taylor series) against uᵀ𝖠ᵀ kernel 𝖠 u, u from the largest discrepancy."""
+def _x_hessian_witness(inst, hints, kernel, scale: int = 1):
+    """u with uᵀ∇²_x(scale·L_{j0,i0})u (Taylor series) against uᵀ𝖠ᵀ kernel 𝖠 u, u from the largest discrepancy
+    (``scale`` 2: the loss c² of Def 1.2, without the ½ of L_{j0,i0} = ½c²)."""
     A1, A2, A3, B, x, y, j0, i0 = _attention(inst)
     K = ball.matrix(L.kron_block(A1, A2, j0))
     paper = K.transpose() * kernel(*_fvc(A1, A2, A3, B, x, y, j0, i0)) * K
     loss = lambda z: L.L_entry(A1, A2, A3, B, z, y, j0, i0)  # noqa: E731
 
     def find():
-        D = _floats(L.hessian(loss, x) - paper)
+        D = _floats(L.hessian(loss, x) * scale - paper)
         w, vecs = np.linalg.eigh((D + D.T) / 2)
         v = vecs[:, int(np.argmax(np.abs(w)))]
         return v / np.abs(v).max()
 
     u, rec = _witness(hints, "u", find)
-    return L.second_derivative(loss, x, [u[k, 0] for k in range(u.nrows())]), ball.quadratic_form(u, paper), rec
+    return (L.second_derivative(loss, x, [u[k, 0] for k in range(u.nrows())]) * scale, ball.quadratic_form(u, paper),
+            rec)
 
 
 @CERTIFIERS.violation("attention_optimization.lem7.4",
@@ -118,8 +121,17 @@ def _lem7_4(inst, hints):
                     hints=rec)
 
 
-def _mixed_witness(inst, hints, kernel):
-    """p, q with pᵀH_{x,y_{i0}}q (H = ∂²L_half/∂x∂y_{i0}ᵀ by Taylor series) against pᵀΣ_{j0}𝖠ᵀ kernel A3 q."""
+@CERTIFIERS.violation("attention_optimization.lem7.4", reading="no ½",
+                      method="witness direction u; uᵀ∇²(c²)u = 2uᵀ∇²L u by Taylor series in balls, no closed form")
+def _lem7_4_no_half(inst, hints):
+    true, paper, rec = _x_hessian_witness(inst, hints, L.B_x_paper, scale=2)
+    return Evidence("=", true, paper, what="uᵀ∇²_x(c²_{j0,i0})u (Def 1.2, no ½; Taylor series) against "
+                                           "uᵀ𝖠_{j0}ᵀB_paper𝖠_{j0}u", hints=rec)
+
+
+def _mixed_witness(inst, hints, kernel, scale: int = 1):
+    """p, q with pᵀH_{x,y_{i0}}q (H = ∂²(scale·L_half)/∂x∂y_{i0}ᵀ by Taylor series) against pᵀΣ_{j0}𝖠ᵀ kernel A3 q
+    (``scale`` 2: the loss L = Σc² of Def 1.2, without the ½ of L_half)."""
     A1, A2, A3, B, x, y, _, i0 = _attention(inst)
     n, d = A1.nrows(), A1.ncols()
     paper = arb_mat(d * d, d)
@@ -130,7 +142,7 @@ def _mixed_witness(inst, hints, kernel):
     block = slice(i0 * d, (i0 + 1) * d)
 
     def find():
-        H = _floats(L.cross_hessian(loss, x, y))[:, block]
+        H = scale * _floats(L.cross_hessian(loss, x, y))[:, block]
         U, _, Vt = np.linalg.svd(H - _floats(paper))
         return np.concatenate([U[:, 0] / np.abs(U[:, 0]).max(), Vt[0] / np.abs(Vt[0]).max()])
 
@@ -138,7 +150,7 @@ def _mixed_witness(inst, hints, kernel):
     p = [pq[k, 0] for k in range(d * d)]
     q_block = [pq[d * d + k, 0] for k in range(d)]
     q = [fmpq(0)] * (i0 * d) + q_block + [fmpq(0)] * ((d - i0 - 1) * d)
-    true = L.cross_hessian(loss, x, y, p, q)
+    true = L.cross_hessian(loss, x, y, p, q) * scale
     return true, ball.quadratic_form(pq, _bilinear(paper, d * d)), rec
 
 
@@ -158,6 +170,15 @@ def _lem11_4(inst, hints):
     true, paper, rec = _mixed_witness(inst, hints, L.B_xy_paper)
     return Evidence("=", true, paper, what="pᵀH_{x,y_{i0}}q (Taylor series) against pᵀΣ_{j0}𝖠_{j0}ᵀB_xy,paper A3 q",
                     hints=rec)
+
+
+@CERTIFIERS.violation("attention_optimization.lem11.4", reading="no ½",
+                      method="witness pair (p, q); pᵀ(∂²L/∂x∂y_{i0}ᵀ)q of L = Σc² (twice L_half's) by Taylor series "
+                             "in balls (polarisation), no closed form")
+def _lem11_4_no_half(inst, hints):
+    true, paper, rec = _mixed_witness(inst, hints, L.B_xy_paper, scale=2)
+    return Evidence("=", true, paper, what="pᵀ(∂²L/∂x∂y_{i0}ᵀ)q (L = Σc², Def 1.2, no ½; Taylor series) against "
+                                           "pᵀΣ_{j0}𝖠_{j0}ᵀB_xy,paper A3 q", hints=rec)
 
 
 # -- H12 radius -----------------------------------------------------------------------------------------

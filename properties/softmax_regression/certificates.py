@@ -8,7 +8,9 @@ zᵀ(Y − X)z < 0 (found in float64, rounded, recorded in the hints' ``witness`
 proven by the exact LDLᵀ of Y − X: the evidence is its smallest pivot against 0 (an exact rational), the
 premise the full decision (every pivot ≥ 0, a zero pivot only with a zero row).  Identities of the
 Hessian (lem5.15.paperB) are judged on ∇²L_exp by forward differentiation in balls
-(:mod:`.certificates_calculus`); the claims about approximate Newton are in :mod:`.certificates_newton`."""
+(:mod:`.certificates_calculus`); the claims about approximate Newton are in :mod:`.certificates_newton`.
+Theorem 9.1's iteration count read with the natural log (thm9.1.iters, reading "natural log") is
+certified with the ceiling ⌈ln(r_0/ε)⌉ decided by enclosures of the logarithm."""
 
 from __future__ import annotations
 
@@ -206,4 +208,20 @@ CERTIFIERS.repair("softmax_regression.lem8.7", method=_NEWTON)(newton.lem8_7_rep
 CERTIFIERS.violation("softmax_regression.lem8.8", method=_NEWTON)(newton.lem8_8)
 CERTIFIERS.repair("softmax_regression.lem8.8", method=_NEWTON)(newton.lem8_8_repair)
 CERTIFIERS.violation("softmax_regression.thm9.1.accuracy", method=_NEWTON)(newton.thm9_1_accuracy)
+
+
+@CERTIFIERS.violation("softmax_regression.thm9.1.iters", reading="natural log",
+                      method="T = ⌈ln(r_0/ε)⌉ decided by ball enclosures of ln(r_0/ε); 0.4^T·r_0/ε an exact rational")
+def _thm9_1_iters_natural_log(inst, _hints):
+    """Theorem 9.1's iteration count read with the natural log: T = max(1, ⌈ln(r_0/ε)⌉) steps of the proof's
+    0.4 contraction leave r_T ≤ 0.4^T·r_0, which must be ≤ ε."""
+    ratio = inst["r_0/ε"]
+    log_ratio = arb(ratio).log()
+    T = max(1, int(log_ratio.mid().ceil().unique_fmpz()))
+    premises = [Fact("r_0/ε > 1", "exact rational comparison", ratio > 1),
+                Evidence("≤", log_ratio, arb(T), what=f"ln(r_0/ε) against T = {T} (T ≥ ⌈ln(r_0/ε)⌉)")]
+    if T > 1:
+        premises.append(Evidence(">", log_ratio, arb(T - 1), what=f"ln(r_0/ε) against T − 1 = {T - 1} (T ≤ ⌈ln(r_0/ε)⌉)"))
+    return Evidence("≤", arb(fmpq(2, 5) ** T * ratio), arb(1), premises=premises,
+                    what=f"0.4^T·r_0/ε (the proof's bound on r_T/ε after T = {T} contractions) against 1 (r_T ≤ ε)")
 CERTIFIERS.repair("softmax_regression.thm9.1.accuracy", method=_NEWTON)(newton.thm9_1_accuracy_repair)

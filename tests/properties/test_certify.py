@@ -1,20 +1,29 @@
 """Certificates, every paper's: each certifier proves its ledger instance (tests/properties/certificate_cases.py),
 ``check_certificate`` re-verifies it, every falsified claim and repair of every registered paper has a
 certifier or a specific reason it has none, and corrupted certificates are rejected: an instance moved by
-one ulp past a premise, a changed bound, swapped fields, a changed output or witness, another trial design."""
+one ulp past a premise, a changed bound, swapped fields, a changed output or witness, another trial design.
+Each alternative reading the ledger falsifies has a certificate of its own (or a reason), which states the
+reading judged and is rejected with another reading's name, statement or strength, or at a moved instance."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
 import math
+import os
 from fractions import Fraction
 
 import pytest
 
-from properties.certify import certify_entry, check_certificate
+from properties.certify import certify_entry, certify_ledger, check_certificate
+from properties.evidence import certificate_file_name, certifier_key
+from properties.ledgerfile import read_ledger
 from properties.registry import certifiers, load_all, paper_names
+from properties.report import about_lines
+from properties.toolkit.provenance import strength
 from tests.properties.certificate_cases import CASES, SLOW_CASES, TIGHT
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 CLAIMS = load_all()
 CERTS = certifiers()
@@ -393,3 +402,120 @@ def test_emp_swapped_methods_rejected():
     a, b = "W_pruned ours (M) (seed 0)", "W_pruned Wanda (seed 0)"
     inst[a], inst[b] = inst[b], inst[a]
     assert check_certificate(cert, CLAIMS, CERTS) != ""
+
+
+# -- alternative readings --------------------------------------------------------------------------------
+
+def _falsified_readings() -> list[tuple[str, dict]]:
+    """(claim id, the reading's ledger entry) of every alternative reading errata/ledger-ci.json falsifies."""
+    ledger = read_ledger(os.path.join(ROOT, "errata", "ledger-ci.json"))
+    return [(e["id"], r) for e in ledger["claims"] for r in e.get("readings") or () if r["verdict"] == "falsified"]
+
+
+READINGS = _falsified_readings()
+_READING_DOCS: dict = {}
+
+
+def reading_doc(claim_id: str, reading: str | None = None) -> dict:
+    """A fresh copy of the certificate of ``claim_id``'s falsified reading (its first, or the one named
+    ``reading``), made from the reading's ledger entry."""
+    entry = next(r for c, r in READINGS if c == claim_id and reading in (None, r["reading"]))
+    key = certifier_key(claim_id, "violation", entry["reading"])
+    if key not in _READING_DOCS:
+        _READING_DOCS[key] = certify_entry(CLAIMS[claim_id], entry, CERTS[key])
+    return copy.deepcopy(_READING_DOCS[key])
+
+
+def test_every_falsified_reading_of_the_ledger_has_a_certifier_or_a_reason():
+    """Each reading errata/ledger-ci.json falsifies has a violation certifier of its own (or says
+    specifically why it cannot have one); each reading certifier is of a declared reading found false."""
+    assert READINGS, "errata/ledger-ci.json falsifies no alternative reading"
+    for cid, r in READINGS:
+        cert = CERTS.get(certifier_key(cid, "violation", r["reading"]))
+        assert cert is not None, f"{cid} reading {r['reading']!r}: no certifier and no reason"
+        assert cert.evaluate is not None or len(cert.reason) > 40, f"{cid} {r['reading']!r}: no specific reason"
+    for (cid, target), cert in CERTS.items():
+        if cert.reading:
+            assert cert.reading in [r.reading for r in CLAIMS[cid].readings], (cid, cert.reading)
+            assert target == f"violation:{cert.reading}" and cert.target == "violation"
+
+
+@pytest.mark.parametrize("claim_id, reading", [(c, r["reading"]) for c, r in READINGS],
+                         ids=[f"{c}.{r['reading']}" for c, r in READINGS])
+def test_reading_certified_and_rechecked(claim_id, reading):
+    """The reading's certificate states the reading (its name, statement, provenance and the strength the
+    ledger gives its falsification) and re-verifies from its instance alone."""
+    cert = reading_doc(claim_id, reading)
+    assert cert["certified"], f"{claim_id} reading {reading!r} not certified: {cert.get('reason')}"
+    entry = next(r for c, r in READINGS if c == claim_id and r["reading"] == reading)
+    judged = next(r for r in CLAIMS[claim_id].readings if r.reading == reading)
+    assert (cert["reading"], cert["statement"], cert["provenance"]) == (reading, judged.statement, judged.provenance)
+    assert cert["strength"] == entry["strength"] == strength(judged, "falsified", [CLAIMS[claim_id].expected])
+    assert check_certificate(cert, CLAIMS, CERTS) == ""
+
+
+def test_reading_certificate_files_are_distinct_and_ascii(tmp_path):
+    """certify writes a reading's certificate beside the claim's own, under a name of its own in ASCII."""
+    names = {certificate_file_name(c, "violation", r["reading"]) for c, r in READINGS}
+    assert len(names) == len(READINGS) and all(n.isascii() for n in names)
+    assert not names & {certificate_file_name(c, "violation") for c, _ in READINGS}
+    ledger = read_ledger(os.path.join(ROOT, "errata", "ledger-ci.json"))
+    entries = [e for e in ledger["claims"] if e["id"] == "softmax_regression.thm9.1.iters"]
+    docs = certify_ledger(entries, str(tmp_path), claims=CLAIMS, certs=CERTS)
+    key = certifier_key("softmax_regression.thm9.1.iters", "violation", "natural log")
+    assert list(docs) == [key] and docs[key]["certified"]
+    assert sorted(os.listdir(tmp_path)) == ["softmax_regression.thm9.1.iters.reading-natural-log.violation.json"]
+
+
+def test_reading_certificate_links_from_the_errata():
+    """The errata line of a falsified reading names its certificate file."""
+    cid, r = next((c, r) for c, r in READINGS if c == "attention_optimization.lem7.4")
+    key = certifier_key(cid, "violation", r["reading"])
+    entry = {"id": cid, "paper": "attention_optimization", "readings": [r],
+             "certificates": {"violation": None, "repair": None, key[1]: reading_doc(cid)}}
+    (line,) = [x for x in about_lines(entry) if "Certificate" in x]
+    assert "**certified**" in line and "certificates/attention_optimization.lem7.4.reading-no-1-2.violation.json" in line
+
+
+def test_reading_name_changed_rejected():
+    """The natural-log certificate relabelled as the claim's own reading (log₂, under which the claim holds)
+    or as a reading the claim does not declare proves what the registry does not declare."""
+    for name in ("log₂", "log₁₀"):
+        cert = reading_doc("softmax_regression.thm9.1.iters")
+        cert["reading"] = name
+        assert "the registry declares" in check_certificate(cert, CLAIMS, CERTS), name
+
+
+def test_claim_statement_for_the_reading_rejected():
+    """Theorem K.1's typo-corrected reading certificate with the statement as printed (no A) is not the
+    reading's statement."""
+    cert = reading_doc("attention_kernel_regression.thmK.1")
+    cert["statement"] = CLAIMS["attention_kernel_regression.thmK.1"].statement
+    assert cert["statement"] != reading_doc("attention_kernel_regression.thmK.1")["statement"]
+    assert "statement differs" in check_certificate(cert, CLAIMS, CERTS)
+
+
+@pytest.mark.parametrize("claim_id", ["attention_optimization.lem7.4", "softmax_regression.thm9.1.iters"])
+def test_reading_strength_overstated_rejected(claim_id):
+    """A reading that fails where another reading holds (or under a convention the paper does not fix) is
+    an ambiguity: a certificate that calls its falsification "as written" is rejected."""
+    cert = reading_doc(claim_id)
+    assert cert["strength"] == "reading"
+    cert["strength"] = "as written"
+    assert "strength=" in check_certificate(cert, CLAIMS, CERTS)
+
+
+def test_reading_instance_moved_rejected():
+    """Natural log at r_0/ε = 90: T = ⌈ln 90⌉ = 5 and 0.4⁵·90 = 0.9216 ≤ 1, so nothing is refuted there."""
+    cert = reading_doc("softmax_regression.thm9.1.iters")
+    _set_number(cert["instance"]["r_0/ε"], 90.0)
+    assert "do not prove it" in check_certificate(cert, CLAIMS, CERTS)
+
+
+def test_typo_corrected_instance_moved_into_the_range_rejected():
+    """thmK.1's typo-corrected reading with b moved into range(A) (b = e₃): OPT = 0 ≤ ε‖b‖, no violation."""
+    cert = reading_doc("attention_kernel_regression.thmK.1")
+    b = cert["instance"]["b"]
+    for k, value in enumerate((0.0, 0.0, 1.0, 0.0)):
+        _set_number(b, value, k)
+    assert "do not prove it" in check_certificate(cert, CLAIMS, CERTS)
