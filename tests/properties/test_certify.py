@@ -519,3 +519,23 @@ def test_typo_corrected_instance_moved_into_the_range_rejected():
     for k, value in enumerate((0.0, 0.0, 1.0, 0.0)):
         _set_number(b, value, k)
     assert "do not prove it" in check_certificate(cert, CLAIMS, CERTS)
+
+
+def test_reading_certifier_declarations():
+    """A reading is declared by name, for a violation only, under a file name of its own; one that cannot be
+    certified says why, and its certificate is a document with that reason."""
+    from properties.evidence import Certifiers
+
+    certs = Certifiers("softmax_regression")
+    certs.cannot("softmax_regression.thm9.1.iters", reading="natural log", reason="a reason " * 6)
+    assert certs.by_key[("softmax_regression.thm9.1.iters", "violation:natural log")].reading == "natural log"
+    with pytest.raises(ValueError, match="reading="):
+        certs.cannot("softmax_regression.thm9.1.iters", target="repair", reading="natural log", reason="r")
+    with pytest.raises(ValueError, match="file name of another reading"):
+        certs.cannot("softmax_regression.thm9.1.iters", reading="Natural-Log", reason="r")
+    with pytest.raises(ValueError, match="letter or digit"):
+        certs.cannot("softmax_regression.thm9.1.iters", reading="∈ ∉", reason="r")
+    (entry,) = [r for c, r in READINGS if c == "softmax_regression.thm9.1.iters"]
+    cert = certs.by_key[("softmax_regression.thm9.1.iters", "violation:natural log")]
+    made = certify_entry(CLAIMS["softmax_regression.thm9.1.iters"], entry, cert)
+    assert not made["certified"] and made["reason"] == cert.reason and made["reading"] == "natural log"
