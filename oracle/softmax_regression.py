@@ -388,7 +388,11 @@ def exact_newton(A, b, w, x0=None, *, tol_digits: int | None = None, max_iter: i
     Newton steps use the closed-form Hessian only as a preconditioner (any nonsingular matrix
     near the Hessian gives the same fixed point); the gradient whose zero is found is the
     numerical-differentiation gradient, so x* does not depend on the paper's formulas.  Steps are
-    damped (backtracking on L) until the full step is accepted.
+    damped (backtracking on L) until the full step is accepted.  The iteration stops when the step is below
+    ``10^−tol_digits·(‖x‖ + 1/‖A‖_F)``: relative to x, and to x's natural length 1/‖A‖_F where x* is near 0
+    (L depends on x through Ax only), so that scaling A by s and x* by 1/s changes nothing (a test against
+    ``1 + ‖x‖`` held after the first step once ‖x*‖ ≲ 10^−tol_digits, e.g. for A of entries 1e100, and
+    returned that step's x, not x*).
 
     **Raises:** ``ValueError`` when the Hessian is singular or the iteration does not converge.
     """
@@ -399,6 +403,8 @@ def exact_newton(A, b, w, x0=None, *, tol_digits: int | None = None, max_iter: i
     d = A.cols
     x = mp.matrix(d, 1) if x0 is None else check_problem(A, x=x0)[3]
     tol = mp.mpf(10) ** (-(tol_digits if tol_digits is not None else mp.dps - 15))
+    norm_a = linalg.frobenius(A)
+    length = 1 / norm_a if norm_a else mp.mpf(1)
     fx = L(A, b, w, x)
     for _ in range(max_iter):
         g = true_gradient(A, b, w, x)
@@ -408,7 +414,7 @@ def exact_newton(A, b, w, x0=None, *, tol_digits: int | None = None, max_iter: i
         except ValueError:
             raise ValueError("exact_newton: the Hessian must be nonsingular (A of full column rank, w ≠ 0)") from None
         size = linalg.norm2(step)
-        if size <= tol * (1 + linalg.norm2(x)):
+        if size <= tol * (linalg.norm2(x) + length):
             return x - step
         t = mp.mpf(1)
         slack = abs(fx) * mp.mpf(10) ** (-(mp.dps - 5))

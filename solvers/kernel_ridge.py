@@ -71,10 +71,12 @@ from .kernel_taylor import (
     feature_rows,
     refine_ridge,
     ridge_inverse,
+    scale_back,
     taylor_degree,
     taylor_features,
     taylor_ridge_solve,
     taylor_tail,
+    unit_rhs,
 )
 from .memory import check_fits
 from .results import Status
@@ -310,7 +312,9 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     ``x_{t+1} = x_t + P(y − (K+λI)x_t)`` until the residual rule holds (``Status.CONVERGED``),
     ``max_iter`` (``MAX_ITERATIONS``) or a non-finite residual (``NONFINITE``).
     Under the sandwich ``(1±ε₀)(K+λI)`` the residual contracts by ``ε₀/(1−ε₀)`` per step in the
-    P-norm (alg7R.conv).
+    P-norm (alg7R.conv).  The loop runs on ``y/s`` and x is scaled back by s (a power of two near max|y_i|,
+    :func:`~solvers.kernel_taylor.unit_rhs`), so the residual norms neither overflow nor flush to zero at any
+    scale of y.
     """
     X = check_data(X)
     d, n = X.shape
@@ -318,8 +322,7 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
     lam = check_positive("lam", lam)
     eps = check_unit("eps", eps)
     eps0 = check_real("eps0", eps0, lo=0, hi=0.5, lo_open=True, hi_open=True)
-    if float(jnp.linalg.norm(y)) == 0:
-        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
+    y_unit, scale = unit_rhs(y)
     if kernel not in ("exact", "taylor"):
         raise ValueError(f"kernel={kernel!r} must be 'exact' or 'taylor'")
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
@@ -348,10 +351,10 @@ def kernel_ridge_solve(X, y, lam: float, *, key, eps: float = 1e-8, eps0: float 
         trace = float(jnp.sum(jnp.exp(jnp.sum(X * X, axis=0))))
         max_iter = richardson_cap(trace, lam, loop_eps, eps0)
     max_iter = check_int("max_iter", max_iter, lo=1, hi=100_000)
-    x, _, t, rel, hist = _richardson(X, feats.W, y, lam, loop_eps, max_iter, check_int("block", block, lo=1), Phi)
+    x, _, t, rel, hist = _richardson(X, feats.W, y_unit, lam, loop_eps, max_iter, check_int("block", block, lo=1), Phi)
     t, rel = int(t), float(rel)
     status = Status.CONVERGED if rel <= loop_eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
-    return RidgeResult(x, status, t, np.asarray(hist)[: t + 1], q, tuple(rows),
+    return RidgeResult(scale_back(x, scale), status, t, np.asarray(hist)[: t + 1], q, tuple(rows),
                        float("nan") if s_lambda is None else float(s_lambda), feats)
 
 

@@ -37,10 +37,12 @@ __all__ = [
     "feature_rows",
     "refine_ridge",
     "ridge_inverse",
+    "scale_back",
     "taylor_degree",
     "taylor_features",
     "taylor_ridge_solve",
     "taylor_tail",
+    "unit_rhs",
 ]
 
 EXP_LIMIT = 700.0
@@ -65,6 +67,36 @@ def check_vector(y, n, name="y"):
     if y.shape[0] != n:
         raise ValueError(f"{name}.shape={y.shape} must be ({n},): one entry per column of X")
     return y
+
+
+def unit_rhs(y, name="y"):
+    """``(y/s, s)`` with ``s`` the power of two such that ``max_i |y_i|/s ∈ [1, 2)``, or ValueError when y = 0.
+
+    The ridge system is linear in y and its residual rule ``‖r‖ ≤ ε‖y‖`` is relative, so a solver may solve for
+    ``y/s`` and return ``s·x`` (:func:`scale_back`).  It must: float64 norms square their entries, so ‖y‖ and
+    ‖r‖ overflow from entries near 1e154 and underflow (XLA's CPU backend flushes subnormals to zero) from
+    entries near 1e-154, which stopped the loop on a residual flushed to 0 and refused a nonzero y.  s is
+    found on the host (numpy keeps subnormals) and is a power of two, so ``y/s`` and ``s·x`` are exact unless
+    an entry is below 2⁻¹⁰²² times s.
+    """
+    host = np.asarray(y, dtype=np.float64)
+    peak = float(np.max(np.abs(host)))
+    if peak == 0:
+        raise ValueError(f"{name} must be nonzero (the residual rule is relative to ‖{name}‖)")
+    scale = math.ldexp(1.0, math.frexp(peak)[1] - 1)
+    return jnp.asarray(host / scale), scale
+
+
+def scale_back(x, scale: float, name="y") -> jax.Array:
+    """``scale·x`` on the host (numpy keeps subnormal entries), the solution for the right-hand side ``scale·(y/s)``
+    of :func:`unit_rhs`; ValueError when a finite x overflows float64 there (no solution of that size is
+    representable).  A non-finite x stays so: the solver's status reports it."""
+    host = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        out = host * scale
+    if np.all(np.isfinite(host)) and not np.all(np.isfinite(out)):
+        raise ValueError(f"the solution for {name} (max |{name}_i| ≈ {scale:.3g}) overflows float64: scale {name} down")
+    return jnp.asarray(out)
 
 
 # ----------------------------------------------------------------------------- degree and rows (alg.Wg)
@@ -225,11 +257,13 @@ def _feature_ridge(Phi, y, lam, eps, max_iter):
     return (*out, s_lambda)
 
 
-def _feature_result(Phi, y, lam, eps, max_iter, q, gap):
-    x, _, t, rel, hist, s_lambda = _feature_ridge(Phi, y, lam, eps, max_iter)
+def _feature_result(Phi, y_unit, scale, lam, eps, max_iter, q, gap):
+    """Solved for ``y/s`` (``y_unit``) and scaled back by s (:func:`unit_rhs`): the same result at every scale of y."""
+    x, _, t, rel, hist, s_lambda = _feature_ridge(Phi, y_unit, lam, eps, max_iter)
     t, rel = int(t), float(rel)
     status = Status.CONVERGED if rel <= eps else (Status.NONFINITE if not math.isfinite(rel) else Status.MAX_ITERATIONS)
-    return FeatureRidgeResult(x, status, t, np.asarray(hist)[: t + 1], float(s_lambda), q, gap, int(Phi.shape[0]))
+    return FeatureRidgeResult(scale_back(x, scale), status, t, np.asarray(hist)[: t + 1], float(s_lambda), q, gap,
+                              int(Phi.shape[0]))
 
 
 def feature_ridge_solve(Phi, y, lam: float, *, eps: float = 1e-12, max_iter: int = 10) -> FeatureRidgeResult:
@@ -253,9 +287,7 @@ def feature_ridge_solve(Phi, y, lam: float, *, eps: float = 1e-12, max_iter: int
     lam = check_positive("lam", lam)
     eps = check_unit("eps", eps)
     max_iter = check_int("max_iter", max_iter, lo=1, hi=1000)
-    if float(jnp.linalg.norm(y)) == 0:
-        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
-    return _feature_result(Phi, y, lam, eps, max_iter, -1, float("nan"))
+    return _feature_result(Phi, *unit_rhs(y), lam, eps, max_iter, -1, float("nan"))
 
 
 def taylor_ridge_solve(X, y, lam: float, *, eps: float = 1e-8, max_features: int = 4096,
@@ -281,9 +313,8 @@ def taylor_ridge_solve(X, y, lam: float, *, eps: float = 1e-8, max_features: int
     lam = check_positive("lam", lam)
     eps = check_unit("eps", eps)
     max_iter = check_int("max_iter", max_iter, lo=1, hi=1000)
-    if float(jnp.linalg.norm(y)) == 0:
-        raise ValueError("y must be nonzero (the residual rule is relative to ‖y‖)")
+    y_unit, scale = unit_rhs(y)
     r = float(jnp.sqrt(jnp.max(jnp.sum(X * X, axis=0))))
     q = taylor_degree(r, n, eps * lam / 2)
     Phi = taylor_features(X, q, max_features=max_features)
-    return _feature_result(Phi, y, lam, eps / 4, max_iter, q, taylor_tail(r, n, q))
+    return _feature_result(Phi, y_unit, scale, lam, eps / 4, max_iter, q, taylor_tail(r, n, q))

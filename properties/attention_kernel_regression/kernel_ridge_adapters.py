@@ -38,7 +38,7 @@ from ..sketch_statistics import bits_distribution
 from ..toolkit import require
 from ..toolkit.strategies import KAPPA_CORNERS, PATH_SIZES, dims, matrices, scalars, vectors, with_corners
 
-__all__ = ["ADAPTERS"]
+__all__ = ["ADAPTERS", "EXP_RANGE"]
 
 ADAPTERS = AdapterSet()
 
@@ -126,6 +126,12 @@ def _tensor_sketch(inst, fn):
         return within(err, 1, f"p={p}, m={m}: worst |ẑ − z|/tolerance {mp.nstr(err, 4)}")
 
 
+EXP_RANGE = ("valid range: max_i ‖x_i‖² ≤ 700 (K = exp(XᵀX): e^⟨x_i, x_j⟩ ≤ e^700 stays finite in float64; X beyond "
+             "it may be refused with a ValueError)")
+"""The valid range of X of every function of Section L that sketches or solves with K = exp(XᵀX), as the
+solvers enforce it (``solvers.kernel_taylor.EXP_LIMIT``); stated in each such contract row."""
+
+
 def _feature_instances():
     return dims(1, 3).flatmap(lambda d: dims(1, 3).flatmap(lambda n: st.lists(dims(1, 5), min_size=1, max_size=4).flatmap(
         lambda rows: st.tuples(matrices(st.just(d), st.just(n), max_abs=1.5),
@@ -144,7 +150,7 @@ def _feature_magnitudes():
 @ADAPTERS("attention_features",
           signature="attention_features(bits: list of [T_bits, S_bits] per degree, X: (d, n) array) -> (1 + Σm_l, n) array",
           doc="W_g(X) = [1ᵀ; Z₁/√1!; …; Z_q/√q!], Z_l = 𝒵(S_l, T_l, X) with degree l (alg.Wg)",
-          tolerance="per degree-l block as tensor_sketch, plus 2u for the division by √l!; row 0 exactly 1",
+          tolerance=f"per degree-l block as tensor_sketch, plus 2u for the division by √l!; row 0 exactly 1; {EXP_RANGE}",
           strategy=_feature_instances, max_examples=25,
           magnitude_corners=_feature_magnitudes,
           size_corners=lambda: [(np.cos(np.arange(2.0 * d)).reshape(d, 2), (_fixed_bits(d, 5), _fixed_bits(d, 3, 4)))
@@ -279,7 +285,7 @@ def _ridge_rule(X, y, lam, eps, x, name):
         return within(res, tol, f"n={n}, λ={lam:.3g}, ε={eps:.2g}: residual {mp.nstr(res, 4)}")
 
 
-_RIDGE_TOLERANCE = "‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖"
+_RIDGE_TOLERANCE = f"‖(K+λI)x̂ − y‖ ≤ ε‖y‖ + 4(n + d + 4)·u·(‖K‖ + λ)·‖x̂‖; {EXP_RANGE}"
 _RIDGE_SOLVERS = {  # name → (extra signature argument, what the solver is)
     "kernel_ridge_solve": (", seed: int", "Algorithm 7R: W_g-preconditioned Richardson"),
     "taylor_ridge_solve": ("", "deterministic: the exact Taylor features of Q_q, def.Q, solved in feature space"),
@@ -308,9 +314,8 @@ def _ridge_targets(inst):
 def _ridge_magnitudes():
     """(X, y, λ, log10 ε, seed) with y near 1e150 and 1e-150 (‖y‖² overflows and underflows; the rule scales with
     y) and λ = 1e10 (x̂ ≈ y/λ).  X stays of order 1: the Taylor degree grows with max‖x_i‖², so entries near
-    the solvers' limit ‖x_i‖² ≤ 700 cost far more than a second.  Only ``taylor_ridge_solve`` has these and
-    :func:`_ridge_sizes` so far: the project's ``kernel_ridge_solve`` misses the rule at y ≈ 1e-150 (error/tolerance
-    60), a solver defect to fix before its corners can be added."""
+    the solvers' limit ‖x_i‖² ≤ 700 cost far more than a second.  A solver whose residual norm squares y stops
+    early at y ≈ 1e-150 (the squares of a residual ε‖y‖ flush to zero) and fails here."""
     X, y = np.array([[0.5, -0.3, 0.1], [0.2, 0.6, -0.4]]), np.array([1.0, -0.5, 2.0])
     return [(X, y * 1e150, 1.0, -6.0, 7), (X, y * 1e-150, 1.0, -6.0, 7), (X, y, 1e10, -6.0, 7)]
 
@@ -339,7 +344,7 @@ def _ridge_adapter(name):
              doc=f"x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) ({what})", tolerance=_RIDGE_TOLERANCE,
              strategy=lambda: _ridge_instances(name), max_examples=25, seeded="seed" if seeded else None,
              targets=_ridge_targets, corners=lambda: _ridge_corners(name),
-             magnitude_corners=None if seeded else _ridge_magnitudes, size_corners=None if seeded else _ridge_sizes)(compare)
+             magnitude_corners=_ridge_magnitudes, size_corners=_ridge_sizes)(compare)
 
 
 for _name in _RIDGE_SOLVERS:

@@ -105,6 +105,27 @@ def test_approximate_newton_contraction_vs_paper(record_property):
     assert {c.id: c for c in PAPER.claims if not c.repair}["softmax_regression.lem8.8"].expected == "falsified"
 
 
+@pytest.mark.parametrize("exponent", [330, -330])
+def test_the_minimiser_scales_as_one_over_the_scale_of_A(exponent):
+    """L depends on x through Ax only, so x*(sA) = x*(A)/s.  On the validator's magnitude corner (fixed_matrix(3, 2),
+    w² = 4 + l/σ_min² ≈ 4) at s = 2^330 ≈ 2e99 the oracle's exact Newton stopped after its first step (its stop,
+    a step below 10⁻³⁵·(1 + ‖x‖), held at once for ‖x‖ ≈ 1e-103) and x* was off by 1.5e-5 relatively, so the
+    float64 solver's correct x̂ failed by a factor 19.  Both now meet the identity: the oracle to its 35 digits,
+    exact Newton in float64 (κ(∇²L(x*)) = 4 here) to 1e-13 relatively, against the oracle."""
+    from properties.toolkit.strategies import fixed_matrix
+    from solvers import softmax_regression as sr
+
+    A, b, w = fixed_matrix(3, 2), np.array([0.2, 0.3, 0.5]), np.full(3, np.nextafter(2.0, 3.0))
+    scale = 2.0**exponent  # a power of two: s·A is exact
+    x_unit, x_scaled = _xstar(A, b, w), _xstar(A * scale, b, w)
+    with mp.workdps(50):
+        gap = linalg.norm2(x_scaled * scale - x_unit) / linalg.norm2(x_unit)
+        assert gap <= mp.mpf(10) ** -30, f"oracle: s·x*(sA) differs from x*(A) by {mp.nstr(gap, 3)} relatively"
+        got = sr.exact_newton(A * scale, b, w, tol=0.0, max_iter=60).x
+        err = linalg.norm2(to_mp(got) - x_scaled) / linalg.norm2(x_scaled)
+        assert err <= 1e-13, f"solver: x̂(sA) = {got} is {mp.nstr(err, 3)} from x*(sA) relatively [s = 2^{exponent}]"
+
+
 _A = np.array([[1.0, 0.5], [0.2, -1.0], [0.3, 0.3]])
 _b = np.array([0.2, 0.3, 0.1])
 _w = np.array([10.0, 10.0, 10.0])

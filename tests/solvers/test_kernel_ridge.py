@@ -235,6 +235,45 @@ def test_kernel_ridge_solve_with_the_taylor_matvec_agrees_with_the_exact_matvec(
     assert np.allclose(x, np.asarray(exact.x), rtol=1e-8, atol=1e-10 * np.abs(x).max()), "Taylor matvec ≠ exact matvec route"
 
 
+_RIDGE_ROUTES = {
+    "kernel_ridge_solve": lambda X, y: kr.kernel_ridge_solve(X, y, 1.0, key=7, eps=1e-6),
+    "kernel_ridge_solve (Taylor matvec)": lambda X, y: kr.kernel_ridge_solve(X, y, 1.0, key=7, eps=1e-6, kernel="taylor"),
+    "taylor_ridge_solve": lambda X, y: kr.taylor_ridge_solve(X, y, 1.0, eps=1e-6),
+}
+
+
+@pytest.mark.parametrize("route", list(_RIDGE_ROUTES))
+@pytest.mark.parametrize("exponent", [-1030, -520, -500, 520])
+def test_ridge_solvers_meet_the_rule_at_every_scale_of_y(route, exponent):
+    """(K + λI)x = y is linear in y and the rule ‖(K+λI)x̂ − y‖ ≤ ε‖y‖ is relative, so x̂(s·y) = s·x̂(y) up to
+    rounding, for y scaled by s = 2^e: 2^-500 ≈ 3e-151, where ‖r‖² of a residual ε‖y‖ flushes to zero (the
+    loop stopped early, error/tolerance 60), 2^-520 ≈ 3e-157 and the subnormal 2^-1030, where ‖y‖ itself
+    flushed to zero (a nonzero y refused), and 2^520 ≈ 3e156, where ‖y‖² overflows.  Judged by the validator's
+    50-digit rule and against the solution at s = 1 (s a power of two: s·y is exact)."""
+    from properties.attention_kernel_regression.kernel_ridge_adapters import _ridge_rule
+
+    X, y = np.array([[0.5, -0.3, 0.1], [0.2, 0.6, -0.4]]), np.array([1.0, -0.5, 2.0])
+    solve, scale = _RIDGE_ROUTES[route], math.ldexp(1.0, exponent)
+    x_unit, x = np.asarray(solve(X, y).x), np.asarray(solve(X, y * scale).x)
+    out = _ridge_rule(X, y * scale, 1.0, 1e-6, x, "kernel_ridge_solve")
+    assert out.holds, f"{route} at y·2^{exponent}: {out.note} (error/tolerance {out.ratio:.3g})"
+    assert np.linalg.norm(x / scale - x_unit) <= 1e-12 * np.linalg.norm(x_unit), (
+        f"{route}: x̂(2^{exponent}·y)/2^{exponent} = {x / scale} ≠ x̂(y) = {x_unit}")
+
+
+def test_the_contract_states_the_solvers_valid_range_of_x():
+    """The contract rows of W_g and of both ridge solvers state ‖x_i‖² ≤ EXP_LIMIT, the range the solvers enforce."""
+    from properties.attention_kernel_regression.kernel_ridge_adapters import EXP_RANGE
+    from properties.registry import adapters
+
+    assert f"max_i ‖x_i‖² ≤ {kr.EXP_LIMIT:g} " in EXP_RANGE, (EXP_RANGE, kr.EXP_LIMIT)
+    for name in ("attention_features", "kernel_ridge_solve", "taylor_ridge_solve"):
+        assert EXP_RANGE in adapters()[name].tolerance, f"the {name} row does not state {EXP_RANGE!r}"
+    X = np.array([[20.0, 0.0], [17.5, 1.0]])  # ‖x_0‖² = 706.25
+    with pytest.raises(ValueError, match="must be <= 700"):
+        kr.attention_features(X, kr.feature_bits(0, 2, (2,)))
+
+
 # ----------------------------------------------------------------------------- Algorithm 7 as stated
 
 
@@ -291,6 +330,9 @@ def test_preconditioned_gd_refuses_rank_deficient_features():
     (lambda: kr.feature_ridge_solve(np.ones((3, 4)), np.ones(4), 0.0), "lam=0.0 must be a finite number > 0"),
     (lambda: kr.feature_ridge_solve(np.full((3, 4), np.nan), np.ones(4), 1.0), "Phi must be finite"),
     (lambda: kr.feature_ridge_solve(np.ones((3, 4)), np.zeros(4), 1.0), "y must be nonzero"),
+    (lambda: kr.kernel_ridge_solve(np.ones((1, 2)), np.zeros(2), 1.0, key=0), "y must be nonzero"),
+    (lambda: kr.taylor_ridge_solve(np.ones((1, 2)), np.zeros(2), 1.0), "y must be nonzero"),
+    (lambda: kr.taylor_ridge_solve(np.zeros((1, 2)), np.array([1.0, -1.0]) * 1e300, 1e-10), "overflows float64"),
     (lambda: kr.kernel_ridge_solve(np.ones((1, 2)), np.ones(2), 1.0, key=0, kernel="nystroem"), "kernel='nystroem' must be"),
 ])
 def test_solver_bad_input(call, fragment):
