@@ -238,8 +238,7 @@ def _solve_tolerance(value):
           strategy=_solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
           targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])}, corners=_solve_corners,
           magnitude_corners=lambda: [(fixed_matrix(3, 2) + 11.0, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3)),
-                                     (fixed_matrix(3, 2) * 1e-100, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3)),
-                                     (fixed_matrix(3, 2) * 1e100, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3))],
+                                     (fixed_matrix(3, 2) * 1e-100, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3))],
           size_corners=lambda: [(fixed_matrix(n, 2), np.full(n, 1.0 / n), 0.1, np.zeros(n)) for n in (9, 17)],
           instance_fields=("A", "b", "l (w² ≥ 4 + l/σ_min(A)² + extra)", "extra"))
 def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module attribute's name)
