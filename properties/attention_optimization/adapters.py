@@ -35,6 +35,7 @@ from ..toolkit.strategies import (
     vectors,
     with_corners,
 )
+from .corner_instances import gram_magnitudes, gram_sizes, step_magnitudes, step_sizes
 from .strategies import problems, regularised_problems
 
 __all__ = ["ADAPTERS", "magnitudes"]
@@ -352,6 +353,7 @@ def _gram_corners():
                     f"the rows of SÂ are m i.i.d. u ⊗ v/√m with E[(u ⊗ v)(u ⊗ v)ᵀ] = M and ‖u‖² ≤ U, ‖v‖² ≤ V); "
                     f"{_GRAM_TRIALS} seeds per instance, judged by the binomial rule at δ",
           strategy=_gram_instances, max_examples=10, seeded="seed", corners=_gram_corners,
+          magnitude_corners=gram_magnitudes, size_corners=gram_sizes,
           trials=TrialRule(with_seed=lambda inst, s: (*inst, s), delta=lambda inst: _GRAM_DELTA, trials=_GRAM_TRIALS))
 def _sketched_gram(inst, fn):
     A1, A2, wd, m, seed = inst
@@ -424,7 +426,8 @@ def _newton_step_instances():
               "L_reg = (d/2)‖A1·X·A2ᵀ·W^{1/2}‖_F² + ½‖W·A3·Y‖_F², W = diag(w) (spec def.reg_x reading b, def.reg_y)",
           tolerance="‖ẑ' − z'‖₂ ≤ ‖H̃⁻¹‖·(2η·‖g‖_mag + 16k·u·‖H̃‖·‖H̃⁻¹g‖) + 4u‖z‖, k = 2d², ‖g‖_mag the "
                     "magnitude of ∇L_tot",
-          strategy=_newton_step_instances, max_examples=15)
+          strategy=_newton_step_instances, max_examples=15, magnitude_corners=step_magnitudes,
+          size_corners=step_sizes, instance_fields=("problem", "G (H̃ = GGᵀ + sI)", "s"))
 def _newton_step(inst, fn):
     (A1, A2, A3, B, w, z), G, s = inst
     k = z.size
@@ -521,6 +524,26 @@ def _solve_fixed_corners():
             _conditioned(sketched, "y", 5.0, 0.6, 0.3), _magnified(base, 150.0)]
 
 
+def _solve_magnitudes():
+    """:func:`_solve_base` with B near 1e-150 (its squares underflow; z* near 0), entries above 10 (B + 10, or A1,
+    A2, A3 times 4, each with w times 10 so that the minimum stays strict), z0 times 100 (exponents A1X0A2ᵀ near
+    1e3, past exp's overflow) and magnified by 1e75."""
+    base = _solve_base()
+    (A1, A2, A3, B, w, z0), m, seed = base
+    return [((A1, A2, A3, B * 1e-150, w, z0), m, seed), ((A1, A2, A3, B + 10.0, w * 10.0, z0), m, seed),
+            ((A1 * 4.0, A2 * 4.0, A3 * 4.0, B, w * 10.0, z0), m, seed), ((A1, A2, A3, B, w, z0 * 100.0), m, seed),
+            _magnified(base, 75.0)]
+
+
+def _solve_sizes():
+    """One size: n = 9 rows at d = 2 with the sketched Hessian (m = 64·d²; the TensorSRHT pads 9 rows to 16).  The
+    oracle's 50-digit Newton minimiser (Hessians by numerical differentiation) costs about 5 s there and 4 s
+    already at n = 7, so the sizes stop at this one."""
+    F, shift = fixed_matrix(9, 2), 3.0 * np.eye(9, 2)  # full column rank, as _solve_plain's problems
+    return [((F + shift, F[::-1] * 0.5 + shift, F * 0.3 + shift, F * 0.2, np.linspace(1.5, 3.0, 9), _solve_base()[0][5]),
+             64, 3)]
+
+
 @ADAPTERS("attention_solve",
           signature="attention_solve(A1, A2, A3, B: (n, d), w: (n,) ≥ 0, z0: (2d²,), iterations: int, m: int, "
                     "seed: int) -> (2d²,)",
@@ -531,7 +554,8 @@ def _solve_fixed_corners():
                     "past Newton's quadratic convergence; never 0, also at z* = 0; z* the "
                     "oracle's minimiser by 50-digit Newton from z0; instances where λ_min(∇²L_tot(z*)) ≤ 1e-3 or no "
                     "strict minimum is near z0 are outside the rule and skipped)",
-          strategy=_solve_instances, corners=_solve_fixed_corners, max_examples=5, seeded="seed")
+          strategy=_solve_instances, corners=_solve_fixed_corners, max_examples=5, seeded="seed",
+          magnitude_corners=_solve_magnitudes, size_corners=_solve_sizes, instance_fields=("problem", "m/d²", "seed"))
 def _solve(inst, fn):
     (A1, A2, A3, B, w, z0), msk, seed = inst
     d = A1.shape[1]

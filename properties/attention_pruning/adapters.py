@@ -30,7 +30,7 @@ from oracle import linalg, pruning_baselines, to_mp
 
 from ..contract import AdapterSet, U, output, within
 from ..toolkit import HypothesisUnmet, require
-from ..toolkit.strategies import dims, fixed_matrix, scalars, with_corners
+from ..toolkit.strategies import PATH_SIZES, dims, fixed_matrix, scalars, with_corners
 from .strategies import pruning_instances
 
 __all__ = ["ADAPTERS"]
@@ -337,6 +337,28 @@ def _prune_targets(inst):
             "min(k, d² − k)": float(min(k, d * d - k))}
 
 
+def _prune_magnitudes():
+    """(X, W, λ, ρ, causal, score): W near 1e150 beside X near 1e-75 (logits of order 1; |M∘W| near 1e150, its
+    squares overflow) and W near 1e-150 beside X near 1e75 (|M∘W| near 1e-150), entries above 10 (X ~ 12 with W
+    ~ 0.01, W ~ 30) and λ = 1e3 (the regulariser dominating)."""
+    X, W = fixed_matrix(3, 2) * 0.5, fixed_matrix(2, 2)[::-1] * 0.7
+    return [(X * 1e-75, W * 1e150, 0.5, 0.5, False, "M"), (X * 1e-75, W * 1e150, 0.5, 0.5, False, "MW"),
+            (X * 1e75, W * 1e-150, 0.5, 0.5, True, "MW"), (X * 12.0, W * 0.02, 0.5, 0.5, False, "M"),
+            (X, W * 30.0, 0.5, 0.5, False, "MW"), (X, W, 1e3, 0.5, True, "M")]
+
+
+def _prune_sizes():
+    """n = 7 … 17 tokens at d = 2, then d = 3, 4, 5, 6, 8 at n = 3 (9, 16, 25, 36 and 64 mask entries: a sort
+    changes path past 8, 16, 32 and 64).  n stops at 17 (the 25-digit reference costs about 1 s there and 4 s at
+    n = 32); d stops at 8: at d = 9 (81 entries) the mask of every fixed instance tried changes within 1% of the step
+    1/L_loc (outside the rule) and costs about 2 s."""
+    W = fixed_matrix(2, 2)[::-1] * 0.7
+    tokens = [(fixed_matrix(n, 2) * 0.5, W, 0.5, 0.5, n % 2 == 1, "M" if n % 2 else "MW") for n in (7, 8, 9, 16, 17)]
+    scales = {3: (0.5, 0.7, 0.5), 4: (0.5, 0.7, 0.5), 5: (0.5, 0.3, 0.25), 6: (0.3, 0.5, 0.5), 8: (0.5, 0.7, 0.5)}
+    return tokens + [(fixed_matrix(3, d) * sx, fixed_matrix(d, d)[::-1] * sw, 0.5, rho, d % 2 == 0, "MW" if d % 2 else "M")
+                     for d, (sx, sw, rho) in scales.items()]
+
+
 @ADAPTERS("attention_pruning_prune",
           signature="attention_pruning_prune(X, W, lam, rho, causal, score='M', steps=300) -> (d, d) array",
           doc="the experiments' method: momentum-0.9 GD on L (η = 1/L_loc, L_loc = λ + λ_max(∇²L_rec(1_{d×d})), "
@@ -344,7 +366,8 @@ def _prune_targets(inst):
           tolerance=f"exact: M_bin∘W for the reference M after the given steps ({_PRUNE_STEPS} in the search) at "
                     f"η = 1/L_loc (50-digit λ_max); instances whose boundary score gap is < {_PRUNE_GAP:g} of the "
                     f"largest score, or whose mask changes for η up to 1/((1 − {_PRUNE_BAND:g})L_loc), skipped",
-          strategy=_prune_instances, max_examples=10, targets=_prune_targets)
+          strategy=_prune_instances, max_examples=10, targets=_prune_targets, magnitude_corners=_prune_magnitudes,
+          size_corners=_prune_sizes)
 def _prune(inst, fn):
     X, W, lam, rho, causal, score = inst
     want, small, other = _prune_reference(X, W, lam, rho, causal, score)
@@ -381,12 +404,34 @@ def _trace_instances(draw):
     return X, W, M, lam, causal, steps, t
 
 
+def _trace_magnitudes():
+    """(X, W, M0, λ, causal, steps, ηL): entries above 10 (X ~ 12: logits ~ 300), M0 near 1e10 (logits near 1e10,
+    past exp's overflow), W near 1e-150 (its squares underflow; a uniform softmax), λ = 1e10, and X, W scaled
+    apart (1e-20 and 1e40: η = ηL/L near 2e-245, float64's smallest normals; 1e20 and 1e-40: η near 2e-125).  L
+    grows as a high power of the radius ‖X‖²‖W‖, so η = ηL/L underflows to 0 (refused: η must be > 0) from
+    W ~ 1e80 at X ~ 1e-40: that is where this function's valid range ends."""
+    X, W, M = fixed_matrix(3, 2) * 0.5, fixed_matrix(2, 2) * 0.5, np.array([[1.0, 0.5], [0.25, 1.0]])
+    return [(X + 12.0, W, M, 0.5, False, 5, 0.9), (X, W, M * 1e10, 0.5, False, 5, 0.9),
+            (X, W * 1e-150, M, 0.0, False, 5, 0.9), (X, W, M, 1e10, True, 5, 0.9),
+            (X * 1e-20, W * 1e40, M, 0.5, True, 5, 0.9), (X * 1e20, W * 1e-40, M, 0.5, True, 5, 0.9)]
+
+
+def _trace_sizes():
+    """n = 7 … 33 tokens at d = 2 (3 steps), then 16, 17, 32, 33, 64 and 65 steps at n = 3 (a trace of steps + 1
+    rows); n stops at 33: the 50-digit softmax and gradient rule of every step cost about 1 s at n = 32 and 5 s
+    at n = 64."""
+    W, M = fixed_matrix(2, 2) * 0.5, np.array([[1.0, 0.5], [0.25, 1.0]])
+    tokens = [(fixed_matrix(n, 2) * 0.5, W, M, 0.5, n % 2 == 1, 3, 0.9) for n in PATH_SIZES if n <= 33]
+    return tokens + [(fixed_matrix(3, 2) * 0.5, W, M, 0.5, True, steps, 0.9) for steps in (16, 17, 32, 33, 64, 65)]
+
+
 @ADAPTERS("attention_pruning_gd_trace",
           signature="attention_pruning_gd_trace(X, W, lam, eta, steps, M0, causal) -> (steps + 1, 2) array",
           doc="Algorithm 1 from M0; row t = (½‖c(M_t)‖_F², min_ij f̃(M_t)_ij over the allowed entries), t = 0..steps",
           tolerance="with η ≤ 1/L (Thm 5.4's L), the iterate error e_t ≤ Σ_s 2^{t−1−s}·(η‖T‖_F + 2u(‖M_s‖_F + η‖G_s‖_F)) "
                     "(T the gradient rule); row t within (‖c‖_F·L_f·e_t + the loss rule, L_f·e_t + η_f)",
-          strategy=_trace_instances, max_examples=10)
+          strategy=_trace_instances, max_examples=10, magnitude_corners=_trace_magnitudes, size_corners=_trace_sizes,
+          instance_fields=("X", "W", "M0", "lam", "causal", "steps", "eta·L (η = eta·L/L, L of Thm 5.4)"))
 def _gd_trace(inst, fn):
     X, W, M, lam, causal, steps, t = inst
     with mp.workdps(50):
