@@ -37,7 +37,8 @@ PAPER = Paper(
                        ("no mask (Def 1.2)", "the Attention Weights Pruning loss of Def 1.2 (M_c = 1): the problem the "
                         "abstract's convergence statement names"),)),
         Convention("g_proxy", "Def 5.1's (g, ξ, α, μ)-PL inequality with Lemma 5.5's proxy g: the display is lost",
-                   harness="both readings of spec def.g_proxy are searched, each instance drawing one",
+                   harness="each claim judges reading A as its own and reading B as its declared alternative reading, "
+                           "each with its own verdict (spec def.g_proxy: both are plausible)",
                    alternatives=(("A", "g = ‖c(M)‖_F², α = 2: matches Theorem 4.1's iteration count"),
                                  ("B", "g = ‖c(M)‖_F, α = 1: matches every recovered constant (μ, ξ)"))),
         Convention("reg_half", "Def B.6: L_reg(M) = (λ/2)‖M‖_F² (display lost; spec def.Lreg)"),

@@ -10,6 +10,8 @@ objects in balls are :mod:`.certificates_model`'s; the experiment's claims (``em
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 from flint import arb, fmpq
@@ -121,11 +123,15 @@ def _pl_terms(inst):
     return terms, premises
 
 
-@CERTIFIERS.violation("attention_pruning.lem5.5",
-                      method="ball evaluation; ∇L by forward-mode arb_series; β by rigorous eigenvalues")
-def _lem5_5(inst, hints):
-    """lem5.5: ‖∇L(M)‖_F^α < ½μ(g(M) − ξ_lem) in the instance's reading (A: α = 2, g = ‖c‖²; B: α = 1)."""
+def _of_reading(inst, letter: str) -> Fact:
+    """The premise that the instance is of the reading (spec def.g_proxy: A or B) its certificate proves."""
+    return Fact(f"the instance is of reading {letter}", "exact comparison", inst["reading"] == letter)
+
+
+def _lem5_5(inst, hints, letter="A"):
+    """lem5.5: ‖∇L(M)‖_F^α < ½μ(g(M) − ξ_lem) in reading ``letter`` (A: α = 2, g = ‖c‖²; B: α = 1)."""
     k, premises = _pl_terms(inst)
+    premises = premises + [_of_reading(inst, letter)]
     mu = 2 * k["κ"]
     xi = 2 * k["α1"] / mu
     if inst["reading"] == "A":
@@ -135,8 +141,13 @@ def _lem5_5(inst, hints):
                     what="‖∇L(M)‖_F against ½μ(‖c(M)‖_F − ξ_lem) (reading B)")
 
 
-@CERTIFIERS.repair("attention_pruning.lem5.5",
-                   method="ball evaluation; ∇L by forward-mode arb_series; β by rigorous eigenvalues")
+_PL_METHOD = "ball evaluation; ∇L by forward-mode arb_series; β by rigorous eigenvalues"
+CERTIFIERS.violation("attention_pruning.lem5.5", method=_PL_METHOD)(_lem5_5)
+CERTIFIERS.violation("attention_pruning.lem5.5", reading="B: g = ‖c‖_F, α = 1",
+                     method=_PL_METHOD)(functools.partial(_lem5_5, letter="B"))
+
+
+@CERTIFIERS.repair("attention_pruning.lem5.5", method=_PL_METHOD)
 def _lem5_5_repair(inst, hints):
     """lem5.5 corrected: (sq) ‖∇L‖² ≥ κ²‖c‖² − α1 and (lin) ‖∇L‖ ≥ κ‖c‖ − λ‖M‖_F; the smaller slack > 0."""
     k, premises = _pl_terms(inst)
@@ -162,10 +173,11 @@ def _run_setup(inst):
     return X, W, M0, lam, theta, n, eta, premises
 
 
-@CERTIFIERS.violation("attention_pruning.thm4.1", method="Algorithm 1 repeated in ball arithmetic (exact η = (η·L)/L)")
-def _thm4_1(inst, hints):
-    """thm4.1: min_{t ≤ T} g(M_t)/n² > ξ_thm + ε, T = ⌈4L(M0)/(ημεn²)⌉ with δ the trajectory's min of f̃."""
+def _thm4_1(inst, hints, letter="A"):
+    """thm4.1 in reading ``letter``: min_{t ≤ T} g(M_t)/n² > ξ_thm + ε, T = ⌈4L(M0)/(ημεn²)⌉ with δ the
+    trajectory's min of f̃."""
     X, W, M0, lam, theta, n, eta, premises = _run_setup(inst)
+    premises = premises + [_of_reading(inst, letter)]
     squared = inst["reading"] == "A"
     kappa1 = arb(B.min_abs(W)) * B.beta(X)  # κ/δ
     xi_mu = 12 * arb(n) ** -1.5 * arb(B.max_abs(W) * ball.frobenius_squared(X) * X.ncols() * lam)  # ξ_thm·μ
@@ -191,6 +203,12 @@ def _thm4_1(inst, hints):
             raise UndecidableError(f"T = ⌈{steps.str(8, radius=True)}⌉ against t = {t} not decided")
         if t >= _STEP_CAP:
             raise ValueError(f"T exceeds {_STEP_CAP} steps")
+
+
+_RUN_METHOD = "Algorithm 1 repeated in ball arithmetic (exact η = (η·L)/L)"
+CERTIFIERS.violation("attention_pruning.thm4.1", method=_RUN_METHOD)(_thm4_1)
+CERTIFIERS.violation("attention_pruning.thm4.1", reading="B: g = ‖c‖_F",
+                     method=_RUN_METHOD)(functools.partial(_thm4_1, letter="B"))
 
 
 @CERTIFIERS.repair("attention_pruning.thm4.1",
