@@ -369,13 +369,43 @@ def _first_step(W, S, y):
     return S.T * Rm * (phi.T * (Rm.T * S * y)), max(s) / min(s)
 
 
+def _gd_corner(n, *, scale=1.0, y_scale=1.0, s=5, rows=(2, 1), seed=3):
+    """(X, y, feature_bits, s_bits) of n points of R² of norm ``scale``, ``rows`` per degree and an SRHT of s rows
+    (None: S = I_n), drawn from a fixed numpy seed; every sketch draws distinct rows (a repeated row leaves SWᵀ
+    rank-deficient, and the instance would be refused)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((2, n))
+    X *= scale / np.linalg.norm(X, axis=0)
+    signs = lambda k: rng.choice(np.array([-1, 1], np.int8), _pow2(k))  # noqa: E731
+    srht = lambda d, m: {"n": np.int64(d), "signs": signs(d),  # noqa: E731
+                         "rows": rng.choice(_pow2(d), m, replace=False).astype(np.int64)}
+
+    def tensor(m):
+        pairs = rng.choice(_pow2(m) ** 2, m, replace=False)
+        return {"d1": np.int64(m), "d2": np.int64(m), "signs1": signs(m), "signs2": signs(m),
+                "rows1": (pairs // _pow2(m)).astype(np.int64), "rows2": (pairs % _pow2(m)).astype(np.int64)}
+
+    fbits = tuple((srht(2, m), tensor(m)) for m in rows)
+    return X, np.cos(np.arange(float(n))) * y_scale, fbits, None if s is None else srht(n, s)
+
+
+def _gd_magnitudes():
+    """y near 1e150 and 1e-150 (‖y‖² overflows and underflows; x̂₁ is linear in y), ‖x_i‖ = 26 (‖x_i‖² = 676, near
+    the valid range's 700; κ(SWᵀ) ≈ 3e3), with S = I_n too, and ‖x_i‖ of 26 and 0.05 with degree-1 features only."""
+    return [_gd_corner(6, y_scale=1e150), _gd_corner(6, y_scale=1e-150), _gd_corner(6, scale=26.0),
+            _gd_corner(6, scale=26.0, s=None), _gd_corner(6, scale=26.0, rows=(2,)), _gd_corner(6, scale=0.05, rows=(2,))]
+
+
 @ADAPTERS("preconditioned_gd",
           signature="preconditioned_gd(X: (d, n) array, y: (n,) array, feature_bits, s_bits: dict | None, eps: float, "
                     "max_iter: int) -> (n,) array",
           doc="Algorithm 7 as stated: W = W_g(X) from feature_bits, S the SRHT of s_bits (None: S = I_n), SWᵀ = UΣVᵀ, "
               "R = UΣ^{-2}, z_{t+1} = z_t − Φᵀ(Φz_t − RᵀSy) while ‖WᵀWSᵀRz_t − y‖ ≥ eps, return SᵀRz_t",
           tolerance="one step (max_iter = 1): ‖x̂₁ − SᵀRΦᵀRᵀSy‖ ≤ 64(m + s + n)·u·κ(SWᵀ)²·‖SᵀRΦᵀRᵀSy‖",
-          strategy=_gd_instances, max_examples=15)
+          strategy=_gd_instances, max_examples=15, magnitude_corners=_gd_magnitudes,
+          # n = 7 … 65 points (the SRHT of s_bits pads 9 to 16, 17 to 32, 33 to 64, 65 to 128), and S = I_n at n = 7, 9,
+          # 17; the oracle's first step costs little at any n
+          size_corners=lambda: [_gd_corner(n) for n in PATH_SIZES] + [_gd_corner(n, s=None) for n in (7, 9, 17)])
 def _preconditioned_gd(inst, fn):
     X, y, fbits, sbits = inst
     n = X.shape[1]

@@ -271,6 +271,27 @@ def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module att
         return a if a.ratio >= g.ratio else g
 
 
+def _newton_instance(A, b, l, mode="general"):
+    """A :func:`~.strategies.newton_instances` draw with start direction (1, 2, …), ρ = 0.999, φ = 0.99, ε0 = 0.01
+    and H̃ general (S = [[1, −2], [0, 3]]) or of the sparsifier's form."""
+    d = A.shape[1]
+    S_ = np.array([[1, -2], [0, 3]])[:d, :d] if mode == "general" else None
+    return A, b, l, np.arange(1.0, d + 1.0), 0.999, (mode, S_), 0.99, 0.01, None
+
+
+def _newton_step_magnitudes():
+    """Entries above 10 (A + 11), l = 1e7 (r0 = ρ·0.1l/M puts ‖Ax0‖∞ in the thousands, past exp's overflow: the
+    softmax needs its max-shift), l = 1e-8, b near 1e-150, A near 1e-30 and 1e-75 (w ≈ √l/σ_min(A) near 1e75 and
+    x near 1e218: w²∘Ax near 1e295).  The valid range ends where the terms w_i²(Ax)_i of ∇L (those of the
+    gradient's rule) overflow float64: A near 1e-100 gives x near 1e296 and w²∘Ax near 1e396.  The
+    size corners are n = 7 … 65 rows at d = 2 (each under 2 s)."""
+    A, b = fixed_matrix(3, 2), np.array([0.2, 0.3, 0.4])
+    return [_newton_instance(A + 11.0, b, 1.0), _newton_instance(A + 11.0, b, 1.0, "diagonal"),
+            _newton_instance(A, b, 1e7), _newton_instance(A, b, 1e7, "diagonal"), _newton_instance(A, b, 1e-8),
+            _newton_instance(A, b * 1e-150, 1.0), _newton_instance(A * 1e-30, b, 1.0),
+            _newton_instance(A * 1e-75, b, 1.0), _newton_instance(A * 1e-75, b, 1.0, "diagonal")]
+
+
 @ADAPTERS("softmax_newton_step",
           signature="softmax_newton_step(A: (n, d), b: (n,), w: (n,), x: (d,), H_tilde: (d, d)) -> (d,) array",
           doc="one approximate-Newton update x − H̃⁻¹∇L(x) with the given approximate Hessian (def8.4)",
@@ -278,7 +299,9 @@ def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module att
                     "mapped through H̃⁻¹, a backward-stable solve, and the final subtraction",
           strategy=newton_instances, max_examples=10,
           instance_fields=("A", "b", "l", "start direction u", "rho = M·r0/(0.1·l)", "form of H̃ (mode, S)",
-                           "phi = ‖E‖/eps0", "eps0", "eps/r0"))
+                           "phi = ‖E‖/eps0", "eps0", "eps/r0"), magnitude_corners=_newton_step_magnitudes,
+          size_corners=lambda: [_newton_instance(fixed_matrix(n, 2), np.full(n, 0.5 / n), 1.0,
+                                                 "general" if n % 2 else "diagonal") for n in PATH_SIZES])
 def _softmax_newton_step(inst, fn):
     P = NewtonProblem(inst)
     Ht = P.h_tilde(P.x0)

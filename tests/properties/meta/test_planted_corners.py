@@ -26,15 +26,9 @@ def test_a_spectral_norm_dropping_rows_past_eight_fails_on_a_size_corner(seed):
     _recheck(ad, rep.minimal_input, "spectral_norm_first_block", "spectral_norm")
 
 
-WITHOUT_CORNERS_YET = frozenset({"softmax_newton_step", "preconditioned_gd"})
-"""The adapter functions still to be given magnitude and size corners (a ratchet: the set may only shrink)."""
-
-
 def test_every_adapter_function_has_magnitude_and_size_corners():
     """Each function of the contract declares both kinds (contract.Adapter.magnitude_corners, size_corners),
-    each with at least one instance, except those of :data:`WITHOUT_CORNERS_YET`, which must lack them (a
-    function given corners leaves the set; no new function may join it)."""
+    each with at least one instance."""
     missing = {name for name, ad in adapters().items() for kind in ("magnitude_corners", "size_corners")
                if getattr(ad, kind) is None or not getattr(ad, kind)()}
-    assert missing <= WITHOUT_CORNERS_YET, f"adapter functions without corners: {sorted(missing - WITHOUT_CORNERS_YET)}"
-    assert WITHOUT_CORNERS_YET <= missing, f"remove from WITHOUT_CORNERS_YET: {sorted(WITHOUT_CORNERS_YET - missing)}"
+    assert not missing, f"adapter functions without magnitude or size corners: {sorted(missing)}"
