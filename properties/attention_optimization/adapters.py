@@ -551,7 +551,8 @@ def _solve_sizes():
               "x-regulariser block by a TensorSRHT of m rows, seeded)",
           tolerance="‖ẑ − z*‖₂ ≤ 16·‖∇²L_tot(z*)⁻¹‖·2η·‖g‖_mag(z*) + 4u(‖z*‖ + u‖z0 − z*‖) after 40 updates from z0 "
                     "(the last term: a solver stopping once its step is below u times the distance it travelled, "
-                    "past Newton's quadratic convergence; never 0, also at z* = 0; z* the "
+                    "past Newton's quadratic convergence; 0 only where z0 = z* and every term of the gradient vanishes, "
+                    "where each update is exactly 0 and a correct solver returns z0 unchanged; z* the "
                     "oracle's minimiser by 50-digit Newton from z0; instances where λ_min(∇²L_tot(z*)) ≤ 1e-3 or no "
                     "strict minimum is near z0 are outside the rule and skipped)",
           strategy=_solve_instances, corners=_solve_fixed_corners, max_examples=5, seeded="seed",
