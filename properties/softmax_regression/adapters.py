@@ -227,7 +227,9 @@ def _solve_tolerance(value):
 @ADAPTERS("softmax_solve", signature="softmax_solve(A: (n, d), b: (n,), w: (n,)) -> (d,) array",
           doc="the minimiser x* of L (unique when w_i² ≥ 4 + l/σ_min(A)²), compared with the oracle's "
               "exact Newton solution at 50 digits; the module may declare SOLVE_TOLERANCE = τ (default 1e-8, "
-              "≈ √u)",
+              "≈ √u); valid range: entries of A of magnitude at most 1e6 (x* shrinks as 1/‖A‖, and from about 1e10 "
+              "general-purpose optimisers taking unit first steps from x0 = 0, such as scipy's trust-exact, BFGS "
+              "and L-BFGS-B, stop short of it: no rule is promised there)",
           tolerance="both ‖x̂ − x*‖₂ ≤ ρ + τ(‖x*‖₂ + ℓ) and ‖∇L(x̂)‖₂ ≤ 4τ_g(x̂) + τ·max(G(x̂), Λ₁(‖x*‖₂ + ℓ)), with ρ = "
                     "4·τ_g(x*)/λ + 4u‖x*‖₂ (no float64 method places the zero of ∇L more precisely than its gradient "
                     "can be evaluated, divided by the curvature λ = λ_min(∇²L(x*))), ℓ = √(2Λ/λ) the length over which "
@@ -237,13 +239,15 @@ def _solve_tolerance(value):
                     "accuracy an honest optimiser meets, never only an exact root-finder",
           strategy=_solve_instances, max_examples=15, options=(("SOLVE_TOLERANCE", SOLVE_TOLERANCE),),
           targets=lambda inst: {"log10 cond(A)": log10_cond(inst[0])}, corners=_solve_corners,
-          magnitude_corners=lambda: [(fixed_matrix(3, 2) + 11.0, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3)),
-                                     (fixed_matrix(3, 2) * 1e-100, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3))],
+          magnitude_corners=lambda: [(fixed_matrix(3, 2) * s, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3))
+                                     for s in (1e-100, 1e6)] + [
+                                         (fixed_matrix(3, 2) + 11.0, np.array([0.2, 0.3, 0.5]), 0.1, np.zeros(3))],
           size_corners=lambda: [(fixed_matrix(n, 2), np.full(n, 1.0 / n), 0.1, np.zeros(n)) for n in (9, 17)],
           instance_fields=("A", "b", "l (w² ≥ 4 + l/σ_min(A)² + extra)", "extra"))
 def _softmax_solve(inst, fn, *, SOLVE_TOLERANCE):  # noqa: N803  (the module attribute's name)
     tau = _solve_tolerance(SOLVE_TOLERANCE)
     A, b, l, extra = inst
+    require(float(np.max(np.abs(A))) <= 1e6, "entries of A of magnitude at most 1e6 (the valid range)")
     with mp.workdps(50):
         Am, lm, em = to_mp(A), to_mp(l), to_mp(extra)
         smin = linalg.sigma_min(Am)
