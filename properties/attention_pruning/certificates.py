@@ -11,7 +11,6 @@ objects in balls are :mod:`.certificates_model`'s; the experiment's claims (``em
 from __future__ import annotations
 
 import functools
-
 import re
 
 from flint import arb, fmpq

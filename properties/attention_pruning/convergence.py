@@ -4,8 +4,9 @@ core, Theorem 4.1 in both readings and its corrected form, and the text claims o
 
 Readings of the unrecovered displays (spec def.g_proxy): **A** g = ‖c‖_F², α = 2, each claim's own;
 **B** g = ‖c‖_F, α = 1, each claim's declared alternative reading (``conventions_used``), judged beside
-it with its own verdict and counterexample.  The PL hypotheses (XXᵀ ⪰ βI with β > 0, min f̃ ≥ δ > 0) need n ≤ d and the non-causal loss
-(spec alg.instances); β := λ_min(XXᵀ) and δ := min f̃ are the hardest admissible constants.
+it with its own verdict and counterexample.  The PL hypotheses (XXᵀ ⪰ βI with β > 0, min f̃ ≥ δ > 0)
+need n ≤ d and the non-causal loss (spec alg.instances); β := λ_min(XXᵀ) and δ := min f̃ are the hardest
+admissible constants.
 """
 
 from __future__ import annotations
@@ -226,30 +227,27 @@ claims.inequality("attention_pruning.aux.A_upper", "‖W∘(Xᵀp(M)X)‖_F ≤ 
 
 # -- Lemma 5.5 (PL inequality) and its corrected forms ------------------------------------------
 
-@claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL inequality ‖∇L(M)‖_F^α ≥ ½μ(g(M) − ξ_lem), "
-              "μ = 2·min|W|·β·δ, ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
-              hypotheses="XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 "
-                         "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
-              instances=lambda: pl_instances(readings=("A",)), fields=PL_FIELDS, expected="falsified",
-              notes="Reading A, the claim's own (reading B is its alternative reading below).  Spec CE-A (ratio 16 = 1/κ).",
-              conventions=("g_proxy", "attention_mask", "norms"), reading="A: g = ‖c‖_F², α = 2",
-              conventions_used={"g_proxy": "A", "attention_mask": "no mask (Def 1.2)"},
-              source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
-                      "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
-                      "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))
-@claims.check("attention_pruning.lem5.5", "L satisfies the (g, ξ_lem, α, μ)-PL inequality ‖∇L(M)‖_F^α ≥ ½μ(g(M) − ξ_lem), "
-              "μ = 2·min|W|·β·δ, ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
-              hypotheses="XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 "
-                         "with M_c = 1 (δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
-              instances=lambda: pl_instances(readings=("B",), modes=("star",), log10_s=(-2.0, -1.0)), fields=PL_FIELDS,
-              expected="falsified", alternative=True, reading="B: g = ‖c‖_F, α = 1",
-              notes="Reading B fails near stationary points (spec CE-B: ∇L(M*) = 0 while ½μ(‖c‖_F − ξ_lem) > 0), so the "
-                    "search draws λ = t·λ* (λ* minimises ‖∇L(M)‖_F over λ ≥ 0 at the drawn M) and small logits.",
-              conventions=("g_proxy", "attention_mask", "norms"),
+_LEM5_5 = {
+    "statement": "L satisfies the (g, ξ_lem, α, μ)-PL inequality ‖∇L(M)‖_F^α ≥ ½μ(g(M) − ξ_lem), μ = 2·min|W|·β·δ, "
+                 "ξ_lem = 12√n·max|W|·‖X‖_F²·λd/μ; reading A: g = ‖c‖_F², α = 2; reading B: g = ‖c‖_F, α = 1",
+    "hypotheses": "XXᵀ ⪰ βI (β := λ_min(XXᵀ) > 0, n ≤ d), min f̃(M) ≥ δ > 0 (δ := min f̃(M)), L of Def B.7 with M_c = 1 "
+                  "(δ = 0 under the causal mask), M ∈ [0,1]^{d×d}, λ ≥ 0",
+    "fields": PL_FIELDS, "expected": "falsified", "conventions": ("g_proxy", "attention_mask", "norms"),
+    "source": ("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
+               "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and the "
+               "proxy g are restored (spec def.PL, def.g_proxy, readings A and B)")}
+"""What lem5.5's two readings (A, the claim's own, and B, its alternative) share."""
+
+
+@claims.check("attention_pruning.lem5.5", **_LEM5_5, instances=lambda: pl_instances(readings=("A",)),
+              reading="A: g = ‖c‖_F², α = 2", conventions_used={"g_proxy": "A", "attention_mask": "no mask (Def 1.2)"},
+              notes="Reading A, the claim's own (reading B is its alternative reading below).  Spec CE-A (ratio 16 = 1/κ).")
+@claims.check("attention_pruning.lem5.5", **_LEM5_5,
+              instances=lambda: pl_instances(readings=("B",), modes=("star",), log10_s=(-2.0, -1.0)),
+              alternative=True, reading="B: g = ‖c‖_F, α = 1",
               conventions_used={"g_proxy": "B", "attention_mask": "no mask (Def 1.2)"},
-              source=("Lemma 5.5 = F.10: the hypotheses XXᵀ ⪰ βI, min f̃ ≥ δ > 0 and the constants μ = 2·min|W|·β·δ, ξ = "
-                      "12√n·max|W|·‖X‖_F²·λd/μ are the paper's text; the PL display ‖∇L‖_F^α ≥ ½μ(g − ξ) (Def 5.1) and "
-                      "the proxy g are restored (spec def.PL, def.g_proxy, readings A and B)"))
+              notes="Reading B fails near stationary points (spec CE-B: ∇L(M*) = 0 while ½μ(‖c‖_F − ξ_lem) > 0), so the "
+                    "search draws λ = t·λ* (λ* minimises ‖∇L(M)‖_F over λ ≥ 0 at the drawn M) and small logits.")
 def lem5_5(inst):
     """attention_pruning.lem5.5 in the reading the instance names (A: squared, B: linear)."""
     X, W, M, mode, t, reading = inst
@@ -380,33 +378,28 @@ def _theorem_run(X, W, M0, lam, t_eta, theta, reading, *, corrected=False, cap=_
     return st_["min"], st_["xi"] + eps, st_["T"]
 
 
-@claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 run for T = 4L(M⁽⁰⁾)/(ημεn²) iterations "
-              "gives min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ_thm + ε, μ = 2·min|W|·β·δ, ξ_thm = 12n^{-1.5}·max|W|·‖X‖_F²·λd/μ "
-              "(reading A: g = ‖c‖_F²; reading B: g = ‖c‖_F)",
-              hypotheses="XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, "
-                         "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
-              instances=lambda: thm4_1_instances(readings=("A",)), fields=THM4_1_FIELDS, expected="falsified",
-              max_examples=5, reading="A: g = ‖c‖_F²",
+_THM4_1 = {
+    "statement": "For ε > 0 and η < 1/L, Algorithm 1 run for T = 4L(M⁽⁰⁾)/(ημεn²) iterations gives min_{t∈[T]} "
+                 "(1/n²)·g(M⁽ᵗ⁾) ≤ ξ_thm + ε, μ = 2·min|W|·β·δ, ξ_thm = 12n^{-1.5}·max|W|·‖X‖_F²·λd/μ (reading A: g = "
+                 "‖c‖_F²; reading B: g = ‖c‖_F)",
+    "hypotheses": "XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, T recomputed "
+                  "until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
+    "fields": THM4_1_FIELDS, "expected": "falsified", "max_examples": 5,
+    "conventions": ("g_proxy", "attention_mask", "norms"),
+    "source": ("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
+               "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec thm4.1 [D], "
+               "the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)")}
+"""What thm4.1's two readings (A, the claim's own, and B, its alternative) share."""
+
+
+@claims.check("attention_pruning.thm4.1", **_THM4_1, instances=lambda: thm4_1_instances(readings=("A",)),
+              reading="A: g = ‖c‖_F²", conventions_used={"g_proxy": "A", "attention_mask": "no mask (Def 1.2)"},
               notes="Reading A, the claim's own (reading B is its alternative reading below).  The run is exact "
-                    "(mpmath at the working precision) for up to 8000 steps; costlier instances are rejected.  Spec CE-A'.",
-              conventions=("g_proxy", "attention_mask", "norms"),
-              conventions_used={"g_proxy": "A", "attention_mask": "no mask (Def 1.2)"},
-              source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
-                      "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
-                      "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))
-@claims.check("attention_pruning.thm4.1", "For ε > 0 and η < 1/L, Algorithm 1 run for T = 4L(M⁽⁰⁾)/(ημεn²) iterations "
-              "gives min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ_thm + ε, μ = 2·min|W|·β·δ, ξ_thm = 12n^{-1.5}·max|W|·‖X‖_F²·λd/μ "
-              "(reading A: g = ‖c‖_F²; reading B: g = ‖c‖_F)",
-              hypotheses="XXᵀ ⪰ βI, β > 0; min f̃(M_t) ≥ δ > 0 along the trajectory (δ := the trajectory's min, "
-                         "T recomputed until consistent); non-causal loss; n = d = 2; t ranges over 0..T",
-              instances=lambda: thm4_1_instances(readings=("B",)), fields=THM4_1_FIELDS, expected="falsified",
-              max_examples=5, alternative=True, reading="B: g = ‖c‖_F",
-              notes="As the claim's own reading, with g = ‖c‖_F.  Spec CE-B.",
-              conventions=("g_proxy", "attention_mask", "norms"),
+                    "(mpmath at the working precision) for up to 8000 steps; costlier instances are rejected.  Spec CE-A'.")
+@claims.check("attention_pruning.thm4.1", **_THM4_1, instances=lambda: thm4_1_instances(readings=("B",)),
+              alternative=True, reading="B: g = ‖c‖_F",
               conventions_used={"g_proxy": "B", "attention_mask": "no mask (Def 1.2)"},
-              source=("Theorem 4.1: μ, ξ, η < 1/L and T = 4L(M⁽⁰⁾)/(ημεn²) are the paper's text; the guarantee after “results in "
-                      "the following guarantee,” is lost and restored as min_{t∈[T]} (1/n²)·g(M⁽ᵗ⁾) ≤ ξ + ε (spec "
-                      "thm4.1 [D], the normalisation forced by ξ_lem = n²ξ_thm and the n² in T)"))
+              notes="As the claim's own reading, with g = ‖c‖_F.  Spec CE-B.")
 def thm4_1(inst, *, cap: int = _T_CAP):
     """attention_pruning.thm4.1 in the reading the instance names (exact runs of at most ``cap`` steps)."""
     X, W, M0, lam, t_eta, theta, reading = inst
