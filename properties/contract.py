@@ -55,7 +55,8 @@ class Adapter:
     sizes where implementations change path (:meth:`fixed_corners`).  ``not_judged`` says what the
     function's output cannot show (the scale of a sketch offered as bits) and which function judges it; a
     PASS prints it.  ``instance_fields`` names the fields of a drawn instance (a tuple) that a FAIL lists as
-    search parameters, not passed to the function (the ε₀ an approximate Hessian was built from).  ``options``
+    search parameters, not passed to the function (the ε₀ an approximate Hessian was built from); a field that is
+    itself a tuple of parameters is named by a tuple of names.  ``options``
     maps module
     attributes the implementation may declare (e.g. ``SOLVE_TOLERANCE``) to their documented
     defaults; ``compare`` then receives them as keywords.

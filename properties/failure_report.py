@@ -237,11 +237,18 @@ class FunctionReport:
 
 def _field(path: str, names: tuple) -> str:
     """A leaf's path in the drawn instance (``[3]``, ``[5][0]``) under the adapter's field names (``rho``,
-    ``form of H̃[0]``); the path itself when the adapter names none."""
+    ``form of H̃[0]``; a tuple of names names the fields of a nested tuple: ``[0][1]`` under
+    ``(("kind", "n"), "M")`` is ``n``); the path itself when the adapter names none."""
     head = re.match(r"\[(\d+)\]", path)
     if head is None or int(head.group(1)) >= len(names):
         return f"instance{path}"
-    return names[int(head.group(1))] + path[head.end():]
+    name, rest = names[int(head.group(1))], path[head.end():]
+    if isinstance(name, tuple):
+        inner = re.match(r"\[(\d+)\]", rest)
+        if inner is not None and int(inner.group(1)) < len(name):
+            return name[int(inner.group(1))] + rest[inner.end():]
+        return f"({', '.join(name)})" + rest
+    return name + rest
 
 
 def _number(v) -> str:

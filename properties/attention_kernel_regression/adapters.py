@@ -241,7 +241,8 @@ def _apply_adapter(kind, signature, doc):
     ADAPTERS(f"{kind}_apply", signature=signature, doc=doc, tolerance=_APPLY_TOL,
              strategy=lambda: with_corners(_apply_strategy(kind), st.sampled_from(_apply_corners(kind)), weight=0.1),
              corners=lambda: _apply_corners(kind)[2:], magnitude_corners=lambda: _apply_magnitudes(kind),
-             size_corners=lambda: [((kind, n, 4, 2, 3), fixed_matrix(n, 2)) for n in PATH_SIZES])(_apply_check)
+             size_corners=lambda: [((kind, n, 4, 2, 3), fixed_matrix(n, 2)) for n in PATH_SIZES],
+             instance_fields=(("sketch kind", "n", "m", "s", "seed of the bits"), "M"))(_apply_check)
 
 
 _apply_adapter("srht", "srht_apply(bits: dict, M: (n,) or (n, k) array) -> (m,) or (m, k) array",
@@ -266,7 +267,8 @@ def _tensor_apply_magnitudes():
               lambda t: st.tuples(st.just(t), vectors(st.just(t[0]), max_abs=1e3), vectors(st.just(t[1]), max_abs=1e3))),
           magnitude_corners=_tensor_apply_magnitudes,
           size_corners=lambda: [((n, 2, 5, 3), np.sin(np.arange(1.0, n + 1)), np.array([0.7, -1.3])) for n in PATH_SIZES]
-          + [((3, n, 5, 3), np.array([0.7, -1.3, 0.4]), np.cos(np.arange(1.0, n + 1))) for n in (9, 17, 33, 65)])
+          + [((3, n, 5, 3), np.array([0.7, -1.3, 0.4]), np.cos(np.arange(1.0, n + 1))) for n in (9, 17, 33, 65)],
+          instance_fields=(("d1", "d2", "m", "seed of the bits"), "x", "y"))
 def _tensor_srht_apply(inst, fn):
     (d1, d2, m, seed), x, y = inst
     bits = _draw_bits("tensor", np.random.default_rng(seed), d1, m, d2=d2)

@@ -344,7 +344,8 @@ def _ridge_adapter(name):
              doc=f"x̂ with ‖(K + λI)x̂ − y‖ ≤ ε‖y‖, K = exp(XᵀX) ({what})", tolerance=_RIDGE_TOLERANCE,
              strategy=lambda: _ridge_instances(name), max_examples=25, seeded="seed" if seeded else None,
              targets=_ridge_targets, corners=lambda: _ridge_corners(name),
-             magnitude_corners=_ridge_magnitudes, size_corners=_ridge_sizes)(compare)
+             magnitude_corners=_ridge_magnitudes, size_corners=_ridge_sizes,
+             instance_fields=("X", "y as drawn (all zero: replaced by ones)", "lam", "log10 eps", "seed"))(compare)
 
 
 for _name in _RIDGE_SOLVERS:

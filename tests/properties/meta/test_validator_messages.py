@@ -78,3 +78,14 @@ def test_search_parameters_not_passed_to_the_function_are_listed_by_name():
     (line,) = [ln for ln in report.lines() if "drawn with" in ln]
     assert "l (w² ≥ 4 + l/σ_min(A)² + extra) = 0.25" in line and "extra = [0.0, 7.0]" in line, line
     assert "[2]" not in line and "raised: boom" not in "\n".join(report.lines()), report.lines()
+
+
+def test_search_parameters_of_a_nested_tuple_are_named_one_by_one():
+    """A sketch apply's instance ((kind, n, m, s, seed), M) names each drawn bits parameter, not instance[0][k]."""
+    from properties.failure_report import _field
+    names = adapters()["srht_apply"].instance_fields
+    assert [_field(f"[0][{k}]", names) for k in range(5)] == ["sketch kind", "n", "m", "s", "seed of the bits"]
+    assert _field("[1]", names) == "M"
+    assert _field("[0][7]", names) == "(sketch kind, n, m, s, seed of the bits)[7]"
+    assert _field("[2]", names) == "instance[2]"
+    assert adapters()["kernel_ridge_solve"].instance_fields[3] == "log10 eps"
